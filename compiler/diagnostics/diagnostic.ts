@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { CATALOG, type DiagnosticCode } from './catalog.js';
+
+import { type Span } from '../../runtime/plan/schema.js';
+
+export type { Span };
+
+export const SeveritySchema = z.enum(['error', 'warning']);
+export type Severity = z.infer<typeof SeveritySchema>;
+
+/** The one Diagnostic shape (SPEC-PLAN §3) used by every phase and renderer. */
+export const DiagnosticSchema = z.object({
+  code: z.string(),
+  severity: SeveritySchema,
+  message: z.string(),
+  file: z.string(),
+  line: z.number().int().min(1),
+  column: z.number().int().min(1),
+  endLine: z.number().int().min(1),
+  endColumn: z.number().int().min(1),
+  items: z.array(z.number().int()),
+  hint: z.string().optional(),
+});
+export type Diagnostic = z.infer<typeof DiagnosticSchema>;
+
+/** Builds a diagnostic for a catalog code; severity and hint come from the catalog. */
+export function diagnostic(
+  code: DiagnosticCode,
+  file: string,
+  span: Span,
+  message: string,
+  items: number[] = [],
+): Diagnostic {
+  const entry = CATALOG[code];
+  return {
+    code,
+    severity: entry.severity,
+    message,
+    file,
+    line: span.line,
+    column: span.column,
+    endLine: span.endLine,
+    endColumn: span.endColumn,
+    items: [...items].sort((a, b) => a - b),
+    hint: entry.hint,
+  };
+}
+
+/** Diagnostics in output order: by line, column, then code (SPEC-PLAN §3). */
+export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
+  return [...list].sort(
+    (a, b) =>
+      a.file.localeCompare(b.file) ||
+      a.line - b.line ||
+      a.column - b.column ||
+      (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) ||
+      (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
+  );
+}
+
+/** True when any diagnostic is an error. */
+export function hasErrors(list: readonly Diagnostic[]): boolean {
+  return list.some((d) => d.severity === 'error');
+}
+
+/**
+ * The one exception type: a user-facing failure (missing file, unreadable input) with a
+ * one-line message. The CLI prints `message` and exits 2; it never shows a stack.
+ */
+export class LeopoldError extends Error {
+  override readonly name = 'LeopoldError';
+  constructor(
+    message: string,
+    readonly file?: string,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
+    super(message);
+  }
+  /** `file:line:col: message`, or as much of it as is known. */
+  render(): string {
+    if (!this.file) return this.message;
+    const where = [this.file, this.line, this.column].filter((p) => p !== undefined).join(':');
+    return `${where}: ${this.message}`;
+  }
+}
+
+/** Names an item in messages: item N ("text clipped to 60 chars"). */
+export function itemName(index: number, text: string): string {
+  const chars = [...text];
+  const clipped = chars.length > 60 ? `${chars.slice(0, 59).join('')}…` : text;
+  return `item ${index} ("${clipped}")`;
+}
