@@ -1,0 +1,102 @@
+import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+
+/** How long to wait for a lock before giving up, and how old a lock of a live pid may get. */
+export interface LockOptions {
+  timeoutMs?: number;
+  staleMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** True when a process with this pid exists on this machine. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Breaks the lock at `path` if its holder is dead or it is older than `staleMs`. The lock
+ * is renamed away first and its token compared, so two breakers never both delete a fresh
+ * lock that a third process has just taken.
+ */
+function breakIfStale(path: string, staleMs: number): void {
+  let content: string;
+  let mtimeMs: number;
+  try {
+    content = readFileSync(path, 'utf8');
+    mtimeMs = statSync(path).mtimeMs;
+  } catch {
+    return; // released meanwhile
+  }
+  const pid = Number.parseInt(content.split(' ')[0] ?? '', 10);
+  const stale = !Number.isInteger(pid) || pid <= 0 ? Date.now() - mtimeMs > 1000 : !alive(pid) || Date.now() - mtimeMs > staleMs;
+  if (!stale) return;
+  const aside = `${path}.broken-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return; // someone else broke it first
+  }
+  let taken = '';
+  try {
+    taken = readFileSync(aside, 'utf8');
+  } catch {
+    /* nothing to compare */
+  }
+  if (taken !== content) {
+    // We moved a lock that someone took after our check: put it back if the path is free.
+    try {
+      renameSync(aside, path);
+      return;
+    } catch {
+      /* fall through and drop it */
+    }
+  }
+  rmSync(aside, { force: true });
+}
+
+/**
+ * Runs `fn` while holding an exclusive lock file at `path` (created with O_EXCL; the file
+ * holds `pid token`). Stale locks left by killed processes are recovered. The lock is
+ * released even when `fn` throws.
+ */
+export async function withLock<T>(path: string, fn: () => T | Promise<T>, options: LockOptions = {}): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const staleMs = options.staleMs ?? 60_000;
+  const token = `${process.pid} ${randomBytes(8).toString('hex')}\n`;
+  const started = Date.now();
+  let delay = 2;
+  for (;;) {
+    try {
+      const fd = openSync(path, 'wx', 0o644);
+      try {
+        writeSync(fd, token);
+      } finally {
+        closeSync(fd);
+      }
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    breakIfStale(path, staleMs);
+    if (Date.now() - started > timeoutMs) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for the lock ${path}`);
+    }
+    await sleep(delay + Math.floor(Math.random() * delay));
+    delay = Math.min(delay * 2, 50);
+  }
+  try {
+    return await fn();
+  } finally {
+    try {
+      if (readFileSync(path, 'utf8') === token) rmSync(path, { force: true });
+    } catch {
+      /* already gone */
+    }
+  }
+}
