@@ -1,0 +1,35 @@
+import { diagnostic, itemName, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { Span } from '../../../runtime/plan/schema.js';
+import type { CheckContext } from '../context.js';
+import type { Loop } from '../loops.js';
+
+/** `cycle`: one error per strongly connected set (or self-loop) over after + route edges. */
+export function cycles(ctx: CheckContext): Diagnostic[] {
+  return ctx.loops.map((loop) => {
+    const first = loop.members[0]!;
+    const path = loop.path.map((item) => `item ${item.index}`).join(' → ');
+    const wider =
+      loop.members.length > loop.path.length - 1
+        ? ` (items ${loop.members.map((item) => item.index).join(', ')} all lie on loops through each other)`
+        : '';
+    return diagnostic(
+      'cycle',
+      ctx.ir.file,
+      closingSpan(loop),
+      `${itemName(first.index, first.text)} leads back to itself: ${path}${wider}; expected dependencies and routes never to return to an item`,
+      loop.members.map((item) => item.index),
+    );
+  });
+}
+
+/**
+ * Where to point: the marker of the edge that closes the loop. Dependencies only point
+ * backwards, so in a real plan that edge is a route; a hand-built dependency loop points
+ * at the dependency reference instead.
+ */
+function closingSpan(loop: Loop): Span {
+  const start = loop.path[0]!;
+  if (loop.closing.route) return loop.closing.route.span;
+  const from = loop.path[loop.path.length - 2]!;
+  return start.depRefs.find((ref) => ref.index === from.index)?.span ?? start.textSpan;
+}

@@ -1,0 +1,22 @@
+import { sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { PlanIR } from '../../runtime/plan/schema.js';
+import { CHECKS } from './checks/index.js';
+import { checkContext } from './context.js';
+
+/**
+ * The graph phase: the plan as a graphlib multigraph, the checks of SPEC-PLAN §3, the
+ * waves, and the reachability fix-point the runtime's routing makes true.
+ */
+export { buildGraph, type PlanDag, type PlanEdge, type PlanGraph } from './build-graph.js';
+export { checkContext, type Check, type CheckContext } from './context.js';
+export { globsOverlap } from './glob-overlap.js';
+export { findLoops, type Loop } from './loops.js';
+export { emittedKeysOf, runsCommand, statusWordsOf } from './node-facts.js';
+export { doneIndices, reachableFrom, type Reach } from './reachability.js';
+export { wavesOf } from './waves.js';
+
+/** Runs every graph check over the plan; diagnostics in output order. */
+export function checkPlan(ir: PlanIR): Diagnostic[] {
+  const ctx = checkContext(ir);
+  return sortDiagnostics(CHECKS.flatMap((check) => check(ctx)));
+}
