@@ -1,0 +1,5 @@
+// The brief phase: locate and load `.leopold/`, parse GUARDRAILS, read input files safely.
+export { BRIEF_DIR, findBriefDir } from './find.js';
+export { DEFAULT_GUARDRAILS, GUARDRAIL_KEYS, GuardrailsSchema, parseGuardrails, type Guardrails } from './guardrails.js';
+export { BRIEF_FILES, loadBrief, readGuardrails, type Brief } from './load.js';
+export { MAX_TEXT_BYTES, readOptionalTextFile, readTextFile } from './read-text.js';

@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { DEFAULT_GUARDRAILS, parseGuardrails, type Guardrails } from './guardrails.js';
+import { readOptionalTextFile, readTextFile } from './read-text.js';
+
+/** The four brief files, by role. */
+export const BRIEF_FILES = {
+  mission: 'MISSION.md',
+  charter: 'CHARTER.md',
+  guardrails: 'GUARDRAILS.md',
+  plan: 'PLAN.md',
+} as const;
+
+/** The texts of a `.leopold/` brief and the paths they came from (as given, joined to `dir`). */
+export interface Brief {
+  dir: string;
+  paths: { mission: string; charter: string; guardrails: string; plan: string };
+  mission: string;
+  charter: string;
+  guardrails: string;
+  plan: string;
+}
+
+/**
+ * Reads a `.leopold/` directory. MISSION, CHARTER and GUARDRAILS are optional (missing →
+ * empty string); a missing PLAN.md, or any unreadable file, is a LeopoldError naming its path.
+ */
+export function loadBrief(dir: string): Brief {
+  const paths = {
+    mission: join(dir, BRIEF_FILES.mission),
+    charter: join(dir, BRIEF_FILES.charter),
+    guardrails: join(dir, BRIEF_FILES.guardrails),
+    plan: join(dir, BRIEF_FILES.plan),
+  };
+  return {
+    dir,
+    paths,
+    mission: readOptionalTextFile(paths.mission, 'mission file'),
+    charter: readOptionalTextFile(paths.charter, 'charter file'),
+    guardrails: readOptionalTextFile(paths.guardrails, 'guardrails file'),
+    plan: readTextFile(paths.plan, 'plan file'),
+  };
+}
+
+/**
+ * Reads and parses a GUARDRAILS.md file: missing → defaults; unreadable or binary →
+ * LeopoldError; bad values → `bad-guardrail` warnings.
+ */
+export function readGuardrails(path: string): { guardrails: Guardrails; diagnostics: Diagnostic[] } {
+  const text = readOptionalTextFile(path, 'guardrails file');
+  if (text === '') return { guardrails: DEFAULT_GUARDRAILS, diagnostics: [] };
+  return parseGuardrails(text, path);
+}

@@ -1,0 +1,60 @@
+import { readFileSync, statSync } from 'node:fs';
+import { LeopoldError } from '../diagnostics/diagnostic.js';
+
+/** Plans and briefs are prose; anything bigger than this is not one (and would stall the parser). */
+export const MAX_TEXT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads a UTF-8 text file for the compiler, turning every way it can fail into a
+ * one-line LeopoldError naming `path` as given: missing, a directory, unreadable, too big,
+ * binary (a NUL byte) or not UTF-8. The BOM is kept so positions stay true to the bytes.
+ */
+export function readTextFile(path: string, what = 'file'): string {
+  let bytes: Buffer;
+  try {
+    const stat = statSync(path);
+    if (stat.isDirectory()) throw new LeopoldError(`is a directory, expected a ${what}`, path);
+    if (!stat.isFile()) throw new LeopoldError(`is not a regular file, expected a ${what}`, path);
+    if (stat.size > MAX_TEXT_BYTES) throw new LeopoldError(`is ${stat.size} bytes; a ${what} must be under ${MAX_TEXT_BYTES} bytes`, path);
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw asLeopoldError(error, path, what);
+  }
+  const nul = bytes.indexOf(0);
+  if (nul !== -1) throw new LeopoldError(`looks binary (NUL byte at offset ${nul}), expected a UTF-8 ${what}`, path);
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new LeopoldError(`is not valid UTF-8 text, expected a UTF-8 ${what}`, path);
+  }
+}
+
+/** Like readTextFile, but a missing file is the empty string (optional brief files). */
+export function readOptionalTextFile(path: string, what = 'file'): string {
+  try {
+    statSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+  }
+  return readTextFile(path, what);
+}
+
+function asLeopoldError(error: unknown, path: string, what: string): LeopoldError {
+  if (error instanceof LeopoldError) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return new LeopoldError(`no such file (expected a ${what})`, path);
+    case 'ENOTDIR':
+      return new LeopoldError(`no such file: a parent of it is not a directory`, path);
+    case 'EISDIR':
+      return new LeopoldError(`is a directory, expected a ${what}`, path);
+    case 'EACCES':
+    case 'EPERM':
+      return new LeopoldError('cannot be read: permission denied', path);
+    case 'ELOOP':
+      return new LeopoldError('cannot be read: too many symbolic links', path);
+    default:
+      return new LeopoldError(`cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`, path);
+  }
+}
