@@ -1,0 +1,36 @@
+import type { RunState } from '../state/schema.js';
+
+/** What to do about the current failure streak. */
+export type RescueVerdict = 'continue' | 'rescue' | 'stop';
+
+/** The inputs of the rescue rule. */
+export interface RescueInput {
+  state: RunState;
+  /** GUARDRAILS max_failures (consecutive failures of one kind allowed). */
+  maxFailures: number;
+  /** Under `ask` rescues are off: the ceiling stops the run. */
+  autonomy: 'full' | 'ask';
+}
+
+/**
+ * The once-per-run rescue rule. Below the ceiling: continue. On the last allowed failure:
+ * `rescue` when the run's one rescue is unused (under full), else `stop`
+ * (repeated_failure). While a granted rescue's attempt is pending, continue; when that
+ * attempt fails too, stop.
+ */
+export function rescueVerdict({ state, maxFailures, autonomy }: RescueInput): RescueVerdict {
+  const streak = state.consecutive_failures;
+  if (streak.kind === null || streak.count < maxFailures) return 'continue';
+  const grant = state.rescue_for;
+  if (grant && grant.kind === streak.kind && streak.count === grant.failures) return 'continue';
+  if (state.rescue_used || autonomy === 'ask') return 'stop';
+  return 'rescue';
+}
+
+/** The state after buying the run's one rescue for the current streak (persist it before the attempt). */
+export function rescueGranted(state: RunState): RunState {
+  const streak = state.consecutive_failures;
+  if (streak.kind === null || streak.count === 0) throw new Error('rescueGranted: no failure streak to rescue');
+  if (state.rescue_used) throw new Error('rescueGranted: the rescue of this run is already used');
+  return { ...state, rescue_used: true, rescue_for: { kind: streak.kind, failures: streak.count } };
+}

@@ -1,0 +1,197 @@
+import type { PlanItem } from '../plan/schema.js';
+import type { RoutingState, TakenRoute } from '../state/schema.js';
+import { routeMatches } from './conditions.js';
+import { emittedKeysOf, implicitKeysOf, isSuccess } from './facts.js';
+
+/** How a node finished: its status and the signals it reported (e.g. `exit` for @tool). */
+export interface NodeOutcome {
+  index: number;
+  /** `ok` / `pass` (success), `fail`, or another word a route may test verbatim. */
+  status: string;
+  /** Reported values for the node's own keys (`exit`, or values for its `@emit` keys). */
+  signals?: Readonly<Record<string, string>>;
+}
+
+/** Why nothing is left to dispatch. */
+export interface Completion {
+  /** plan_complete: every item succeeded; routed_complete: the rest can no longer run; deadlock: items wait on each other. */
+  reason: 'plan_complete' | 'routed_complete' | 'deadlock';
+  /** Open items blocked for good by a failed or dead dependency, or a need nobody can still emit. */
+  stranded: number[];
+  /** Open route-gated items none of whose routes was taken, and none still can be. */
+  routedAround: number[];
+  /** Items that finished with a status other than success. */
+  failed: number[];
+  /** Open items still waiting on something that waits on them (deadlock only). */
+  waiting: number[];
+}
+
+/** The inputs of one routing step: plain values, no I/O. */
+export interface RouteDecisionInput {
+  items: readonly PlanItem[];
+  routing: RoutingState;
+  /** The node that just finished, or null/absent for the first dispatch or a resume. */
+  finished?: NodeOutcome | null;
+}
+
+/** What to do next. */
+export interface RouteDecision {
+  /** Every eligible open item in dispatch order: routed targets (in the order taken), then ascending index. */
+  next: number[];
+  /** Routes latched by this step, in the order taken. */
+  taken: TakenRoute[];
+  /** The routing state to persist. */
+  routing: RoutingState;
+  /** Set when `next` is empty. */
+  complete: Completion | null;
+}
+
+/**
+ * THE routing step both engines call. Records the finished node's outcome and signals,
+ * latches every route whose condition holds (fan-out), then lists the eligible open items:
+ * all deps done, every `@needs` key on the channel, and (when route-gated) some route into
+ * it latched. A checked item with no recorded outcome counts as finished `ok`.
+ */
+export function routeDecision(input: RouteDecisionInput): RouteDecision {
+  const items = [...input.items].sort((a, b) => a.index - b.index);
+  const byIndex = new Map(items.map((item) => [item.index, item]));
+  const routing = cloneRouting(input.routing);
+  const taken: TakenRoute[] = [];
+
+  if (input.finished) {
+    const item = byIndex.get(input.finished.index);
+    if (!item) throw new RangeError(`routeDecision: no item ${input.finished.index} finished`);
+    finish(item, input.finished, routing, byIndex, taken);
+  }
+  for (const item of items) {
+    if (item.done && routing.statuses[key(item.index)] === undefined) {
+      finish(item, { index: item.index, status: 'ok' }, routing, byIndex, taken);
+    }
+  }
+
+  const facts = planFacts(items, byIndex, routing);
+  const eligible = items.filter((item) => facts.eligible(item)).map((item) => item.index);
+  const next: number[] = [];
+  for (const route of routing.taken) {
+    if (eligible.includes(route.to) && !next.includes(route.to)) next.push(route.to);
+  }
+  for (const index of eligible) if (!next.includes(index)) next.push(index);
+
+  return { next, taken, routing, complete: next.length === 0 ? completion(items, facts) : null };
+}
+
+function key(index: number): string {
+  return String(index);
+}
+
+function cloneRouting(routing: RoutingState): RoutingState {
+  return {
+    statuses: { ...routing.statuses },
+    signals: Object.fromEntries(Object.entries(routing.signals).map(([k, v]) => [k, { ...v }])),
+    channel: { ...routing.channel },
+    taken: routing.taken.map((route) => ({ ...route })),
+  };
+}
+
+/** Records one outcome and latches its matching routes (never un-latching one). */
+function finish(
+  item: PlanItem,
+  outcome: NodeOutcome,
+  routing: RoutingState,
+  byIndex: ReadonlyMap<number, PlanItem>,
+  taken: TakenRoute[],
+): void {
+  const reported = outcome.signals ?? {};
+  const signals: Record<string, string> = {};
+  // @emit keys are sent on success only; a reported value for a declared key wins.
+  if (isSuccess(outcome.status)) {
+    for (const emit of item.emits) signals[emit.key] = Object.hasOwn(reported, emit.key) ? reported[emit.key]! : emit.value;
+  }
+  // Implicit keys (`exit`) are sent whatever the status, when reported.
+  for (const implicit of implicitKeysOf(item)) {
+    if (Object.hasOwn(reported, implicit)) signals[implicit] = reported[implicit]!;
+  }
+  routing.statuses[key(item.index)] = outcome.status;
+  routing.signals[key(item.index)] = signals;
+  Object.assign(routing.channel, signals);
+
+  item.routes.forEach((route, position) => {
+    if (!byIndex.has(route.target)) return; // dangling: the validator names it
+    if (routing.taken.some((t) => t.from === item.index && t.route === position)) return;
+    if (!routeMatches(route, outcome.status, signals)) return;
+    const latched: TakenRoute = { from: item.index, route: position, to: route.target, when: route.when };
+    routing.taken.push(latched);
+    taken.push(latched);
+  });
+}
+
+interface PlanFacts {
+  closed(index: number): boolean;
+  succeeded(index: number): boolean;
+  gated(index: number): boolean;
+  latched(index: number): boolean;
+  eligible(item: PlanItem): boolean;
+  /** Open items that can never become eligible, and why. */
+  dead: Map<number, 'stranded' | 'routedAround'>;
+}
+
+function planFacts(items: readonly PlanItem[], byIndex: ReadonlyMap<number, PlanItem>, routing: RoutingState): PlanFacts {
+  const sources = new Map<number, number[]>();
+  for (const item of items) {
+    for (const route of item.routes) {
+      // A route into itself cannot be what first dispatches a node (same rule as the compiler).
+      if (route.target === item.index || !byIndex.has(route.target)) continue;
+      sources.set(route.target, [...(sources.get(route.target) ?? []), item.index]);
+    }
+  }
+  const latchedTargets = new Set(routing.taken.map((route) => route.to));
+  const status = (index: number) => routing.statuses[key(index)];
+  const closed = (index: number) => (byIndex.get(index)?.done ?? false) || status(index) !== undefined;
+  const succeeded = (index: number) => (byIndex.get(index)?.done ?? false) || isSuccess(status(index));
+  const gated = (index: number) => sources.has(index);
+  const latched = (index: number) => latchedTargets.has(index);
+  const onChannel = (needKey: string) => Object.hasOwn(routing.channel, needKey);
+  const eligible = (item: PlanItem) =>
+    !closed(item.index) &&
+    item.deps.every(succeeded) &&
+    item.needs.every((need) => onChannel(need.key)) &&
+    (!gated(item.index) || latched(item.index));
+
+  // Fix-point: an open item is dead once what it waits for can no longer happen.
+  const dead = new Map<number, 'stranded' | 'routedAround'>();
+  const gone = (index: number) => (closed(index) && !succeeded(index)) || dead.has(index);
+  const spent = (index: number) => closed(index) || dead.has(index);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const item of items) {
+      if (closed(item.index) || dead.has(item.index) || eligible(item)) continue;
+      let why: 'stranded' | 'routedAround' | null = null;
+      if (gated(item.index) && !latched(item.index) && sources.get(item.index)!.every(spent)) why = 'routedAround';
+      else if (item.deps.some(gone)) why = 'stranded';
+      else if (
+        item.needs.some(
+          (need) =>
+            !onChannel(need.key) &&
+            items.every((other) => !emittedKeysOf(other).includes(need.key) || spent(other.index)),
+        )
+      ) {
+        why = 'stranded';
+      }
+      if (why) {
+        dead.set(item.index, why);
+        changed = true;
+      }
+    }
+  }
+  return { closed, succeeded, gated, latched, eligible, dead };
+}
+
+function completion(items: readonly PlanItem[], facts: PlanFacts): Completion {
+  const open = items.filter((item) => !facts.closed(item.index)).map((item) => item.index);
+  const failed = items.filter((item) => facts.closed(item.index) && !facts.succeeded(item.index)).map((item) => item.index);
+  const stranded = open.filter((index) => facts.dead.get(index) === 'stranded');
+  const routedAround = open.filter((index) => facts.dead.get(index) === 'routedAround');
+  const waiting = open.filter((index) => !facts.dead.has(index));
+  const reason = waiting.length > 0 ? 'deadlock' : open.length === 0 && failed.length === 0 ? 'plan_complete' : 'routed_complete';
+  return { reason, stranded, routedAround, failed, waiting };
+}
