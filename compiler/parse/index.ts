@@ -1,0 +1,138 @@
+import type { PlanIR, PlanItem, StrayMarker } from '../../runtime/plan/schema.js';
+import { readItemLine } from './item-line.js';
+import { scanLines, type PlacedMarker } from './line-scan.js';
+import { readMarkdown } from './markdown.js';
+import { readMarker } from './marker-lines.js';
+import { referencedIndex, type AnchorTable } from './references.js';
+import { lineIndexAt, readSource, spanOf } from './source.js';
+import { toolCommand } from './tool-command.js';
+
+/**
+ * Parses PLAN.md text into the Plan IR. Pure and total: any string gives an IR, never an
+ * exception. Problems are left as facts (strays, depRefs, legacy lines) for the graph phase.
+ */
+export function parsePlan(text: string, file: string): PlanIR {
+  const source = readSource(text);
+  const markdown = readMarkdown(source.body);
+
+  // 1. Each item's own first paragraph: text, anchor and leading markers.
+  const written = markdown.items.map((item) => ({ item, line: readItemLine(source, item) }));
+  const anchors = anchorTable(written.map((w) => w.line.anchor));
+
+  const items: PlanItem[] = written.map(({ item, line }, position) => {
+    const index = position + 1;
+    const depRefs = line.depRefs.map((ref) => ({ ...ref, index: existingItem(ref.ref, anchors, written.length) }));
+    return {
+      index,
+      id: `i${index}`,
+      text: line.text,
+      done: item.done,
+      kind: line.kind ?? 'work',
+      label: line.label,
+      command: null,
+      anchor: line.anchor,
+      depRefs,
+      deps: earlierDependencies(depRefs, index),
+      routes: [],
+      emits: [],
+      needs: [],
+      scenarios: [],
+      writes: [],
+      line: lineIndexAt(source, item.checkOffset) + 1,
+      span: spanOf(source, item.markerOffset, item.paragraphEnd),
+      textSpan: line.textSpan,
+      kindSpan: line.kindSpan,
+      checkOffset: item.checkOffset + source.bomLength,
+    };
+  });
+
+  // 2. Marker lines anywhere below an item, outside code; they may name any anchor.
+  const lines = scanLines(
+    source,
+    markdown.codeLineRanges,
+    items.map((item) => item.line),
+  );
+  const strays: StrayMarker[] = [];
+  const toolCommands = new Map<number, string>();
+  for (const marker of lines.markers) {
+    const item = marker.item === null ? undefined : items[marker.item - 1];
+    if (!item) strays.push(stray(marker, 'orphan'));
+    else attachMarker(item, marker, anchors, strays, toolCommands);
+  }
+
+  // 3. Kind is settled only now (a kind line may override the item line), so is the command.
+  for (const item of items) {
+    if (item.kind === 'tool') {
+      item.label = null;
+      item.command = toolCommands.get(item.index) ?? toolCommand(item.text);
+    }
+  }
+
+  return { file, items, strays, legacyItemLines: lines.legacyItemLines };
+}
+
+function attachMarker(
+  item: PlanItem,
+  marker: PlacedMarker,
+  anchors: AnchorTable,
+  strays: StrayMarker[],
+  toolCommands: Map<number, string>,
+): void {
+  const meaning = readMarker(marker, anchors);
+  switch (meaning.type) {
+    case 'route':
+      item.routes.push(meaning.route);
+      break;
+    case 'emit':
+      item.emits.push(meaning.emit);
+      break;
+    case 'needs':
+      item.needs.push(...meaning.needs);
+      break;
+    case 'scenario':
+      item.scenarios.push(meaning.scenario);
+      break;
+    case 'writes':
+      item.writes.push(...meaning.globs);
+      break;
+    case 'kind':
+      // The last kind written wins: a kind line below the item overrides the item line.
+      item.kind = meaning.kind;
+      item.label = meaning.label;
+      item.kindSpan = meaning.span;
+      if (meaning.command !== null) toolCommands.set(item.index, meaning.command);
+      else toolCommands.delete(item.index);
+      break;
+    case 'unknown':
+      strays.push(stray(marker, 'unknown'));
+      break;
+  }
+}
+
+function stray(marker: PlacedMarker, reason: StrayMarker['reason']): StrayMarker {
+  return { reason, name: marker.name, text: marker.text, span: marker.span, item: marker.item };
+}
+
+/** Anchor name -> index of the first item declaring it (duplicates are the graph phase's error). */
+function anchorTable(anchors: ReadonlyArray<string | null>): AnchorTable {
+  const table = new Map<string, number>();
+  anchors.forEach((anchor, position) => {
+    if (anchor !== null && !table.has(anchor)) table.set(anchor, position + 1);
+  });
+  return table;
+}
+
+/** The item a dependency reference names, or null when no such item exists. */
+function existingItem(ref: string, anchors: AnchorTable, itemCount: number): number | null {
+  const index = referencedIndex(ref, anchors);
+  return index !== null && index >= 1 && index <= itemCount ? index : null;
+}
+
+/** Dependencies that can hold: earlier items only, first-seen order, no repeats. */
+function earlierDependencies(depRefs: ReadonlyArray<{ index: number | null }>, index: number): number[] {
+  const deps: number[] = [];
+  for (const ref of depRefs) {
+    if (ref.index !== null && ref.index < index && !deps.includes(ref.index)) deps.push(ref.index);
+  }
+  return deps;
+}

@@ -1,0 +1,53 @@
+import { isMarkerLine, markerName, type WrittenMarker } from './marker-lines.js';
+import { spanOf, trimmedRange, type SourceText } from './source.js';
+
+/** A marker line and the item it attaches to (null: no item above it). */
+export interface PlacedMarker extends WrittenMarker {
+  item: number | null;
+}
+
+/** What the pass over source lines finds. */
+export interface LineFacts {
+  markers: PlacedMarker[];
+  /** 1-based lines the old `- [ ]`-only rule counted as items. */
+  legacyItemLines: number[];
+}
+
+/**
+ * One pass over the source lines: marker lines (outside code and HTML blocks), attached to
+ * the nearest item above by line, and the lines the old line rule took for items.
+ * `itemLines` are the 1-based checkbox lines of the items, in document order.
+ */
+export function scanLines(
+  source: SourceText,
+  codeLineRanges: ReadonlyArray<readonly [number, number]>,
+  itemLines: readonly number[],
+): LineFacts {
+  const { body, lineStarts, lineEnds } = source;
+  const inCode = new Uint8Array(lineStarts.length);
+  for (const [first, last] of codeLineRanges) inCode.fill(1, first, last + 1);
+
+  const facts: LineFacts = { markers: [], legacyItemLines: [] };
+  let above = -1; // position in itemLines of the nearest item above the current line
+  for (let line = 0; line < lineStarts.length; line++) {
+    const { start, end } = trimmedRange(body, lineStarts[line] as number, lineEnds[line] as number);
+    if (isLegacyItemLine(body, start, end)) facts.legacyItemLines.push(line + 1);
+    if (inCode[line] || !isMarkerLine(body, start, end)) continue;
+    while (above + 1 < itemLines.length && (itemLines[above + 1] as number) < line + 1) above++;
+    const text = body.slice(start, end);
+    facts.markers.push({
+      name: markerName(text),
+      text,
+      span: spanOf(source, start, end),
+      item: above >= 0 ? above + 1 : null,
+    });
+  }
+  return facts;
+}
+
+// The old engine's rule, /^\s*- \[[ xX]\]/, checked on the trimmed line without a regex.
+function isLegacyItemLine(body: string, start: number, end: number): boolean {
+  if (end - start < 5 || body[start] !== '-' || body[start + 1] !== ' ' || body[start + 2] !== '[') return false;
+  const check = body[start + 3];
+  return (check === ' ' || check === 'x' || check === 'X') && body[start + 4] === ']';
+}
