@@ -1,6 +1,88 @@
 import type { Command } from 'commander';
+import type { z } from 'zod';
+import { findBriefDir } from '../../brief/find.js';
+import {
+  appendDecisions,
+  DecisionRefusedError,
+  firstRefusal,
+  RecordInputSchema,
+  recordEvents,
+} from '../../../runtime/decisions/index.js';
 
-/** Placeholder: the `leopold record` command is being built. */
+/** What `leopold record` prints: one JSON line (SPEC-RUNTIME §3). */
+export type RecordAck = { ok: true; numbers: number[]; path: string } | { ok: false; error: string };
+
+/** The ack and the exit code: 0 recorded, 1 refused by the protocol, 2 unusable input. */
+export interface RecordOutcome {
+  ack: RecordAck;
+  code: 0 | 1 | 2;
+}
+
+// The ack names DECISIONS.md relative to the project root, the same wherever the command
+// ran from, so the workflow's scribe check can compare it literally.
+const ACK_PATH = '.leopold/DECISIONS.md';
+
+const unusable = (error: string): RecordOutcome => ({ ack: { ok: false, error }, code: 2 });
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length === 0 ? 'input' : issue.path.join('.')}: ${issue.message}`)
+    .join('; ');
+}
+
+/**
+ * Records one JSON document (decisions and/or events) into the `.leopold/` found from
+ * `cwd`. All or nothing per invocation: every entry is validated and protocol-checked
+ * before anything is written.
+ */
+export async function recordDocument(raw: string, cwd: string, now: () => Date = () => new Date()): Promise<RecordOutcome> {
+  if (raw.trim() === '') return unusable('no input: pass one JSON document on stdin or with --base64');
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    return unusable(`input is not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = RecordInputSchema.safeParse(json);
+  if (!parsed.success) return unusable(`input does not match the record schema: ${describeIssues(parsed.error)}`);
+  const refusal = firstRefusal(parsed.data.decisions);
+  if (refusal) return { ack: { ok: false, error: refusal }, code: 1 };
+  const leopoldDir = findBriefDir(cwd);
+  if (!leopoldDir) return unusable(`no .leopold/ directory at or above ${cwd}`);
+  try {
+    const numbers = await appendDecisions(leopoldDir, parsed.data.decisions, now);
+    await recordEvents(leopoldDir, parsed.data.events, now);
+    return { ack: { ok: true, numbers, path: ACK_PATH }, code: 0 };
+  } catch (error) {
+    if (error instanceof DecisionRefusedError) return { ack: { ok: false, error: error.message }, code: 1 };
+    return unusable(`could not write to ${leopoldDir}: ${(error as Error).message}`);
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `leopold record [--base64 <text>]`: the single writer's CLI face for decisions and events. */
 export function registerRecord(program: Command): void {
-  void program;
+  program
+    .command('record')
+    .description('Append decisions and events from one JSON document (stdin or --base64) and print an ack')
+    .option('--base64 <text>', 'the JSON document, base64-encoded (instead of stdin)')
+    .action(async (options: { base64?: string }) => {
+      let raw: string;
+      if (options.base64 !== undefined) {
+        raw = Buffer.from(options.base64, 'base64').toString('utf8');
+      } else if (process.stdin.isTTY) {
+        raw = '';
+      } else {
+        raw = await readStdin();
+      }
+      const outcome = await recordDocument(raw, process.cwd());
+      process.stdout.write(`${JSON.stringify(outcome.ack)}\n`);
+      process.exitCode = outcome.code;
+    });
 }

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../fs/atomic.js';
+import { withLock, type LockOptions } from '../fs/lock.js';
+import { DecisionRefusedError, firstRefusal } from './protocol.js';
+import { DECISIONS_HEADING, renderDecision } from './render.js';
+import { DecisionInputSchema, type DecisionInput } from './schema.js';
+import { highestDecisionNumber } from './trail.js';
+
+/** DECISIONS.md inside `.leopold/`, and the lock file that serializes its writers. */
+export const DECISIONS_FILE = 'DECISIONS.md';
+export const DECISIONS_LOCK = 'DECISIONS.md.lock';
+
+/** The new text of DECISIONS.md and the numbers given to the entries, in order. */
+export interface PlannedAppend {
+  text: string;
+  numbers: number[];
+}
+
+/**
+ * Pure half of an append: `existing` (undefined when the file is missing) plus the
+ * rendered entries, numbered on from the highest D number already there. Existing bytes
+ * are kept; each entry is preceded by one blank line.
+ */
+export function planAppend(existing: string | undefined, entries: readonly DecisionInput[], at: Date): PlannedAppend {
+  let text = existing === undefined || existing === '' ? DECISIONS_HEADING : existing;
+  if (!text.endsWith('\n')) text += '\n';
+  let n = highestDecisionNumber(text);
+  const numbers: number[] = [];
+  for (const entry of entries) {
+    n += 1;
+    numbers.push(n);
+    text += `${text.endsWith('\n\n') ? '' : '\n'}${renderDecision(entry, n, at)}\n`;
+  }
+  return { text, numbers };
+}
+
+function readIfPresent(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Appends decisions to `<leopoldDir>/DECISIONS.md` as the single writer: protocol-checked
+ * first (a refusal throws DecisionRefusedError and writes nothing), then under the lock,
+ * read + render + atomic replace, so concurrent writers never share a number and a killed
+ * writer never leaves half an entry. Timestamps come from `now`, read inside the lock.
+ */
+export async function appendDecisions(
+  leopoldDir: string,
+  entries: readonly DecisionInput[],
+  now: () => Date = () => new Date(),
+  lock: LockOptions = {},
+): Promise<number[]> {
+  const parsed = entries.map((e) => DecisionInputSchema.parse(e));
+  const refusal = firstRefusal(parsed);
+  if (refusal) throw new DecisionRefusedError(refusal);
+  if (parsed.length === 0) return [];
+  const path = join(leopoldDir, DECISIONS_FILE);
+  return withLock(
+    join(leopoldDir, DECISIONS_LOCK),
+    () => {
+      const planned = planAppend(readIfPresent(path), parsed, now());
+      writeFileAtomic(path, planned.text);
+      return planned.numbers;
+    },
+    lock,
+  );
+}

@@ -1,0 +1,103 @@
+import { charterRules } from './charter-rules.js';
+import type { Persona } from './schema.js';
+
+/** Roles too generic to decide anything (SPEC-RUNTIME §2), in their normalised form. */
+export const GENERIC_ROLES: readonly string[] = [
+  'assistant',
+  'ai',
+  'agent',
+  'helper',
+  'bot',
+  'model',
+  'llm',
+  'worker',
+  'generalist',
+  'expert',
+  'specialist',
+  'professional',
+  'engineer',
+  'developer',
+  'software engineer',
+  'persona',
+  'leopold',
+  'claude',
+];
+
+/** acceptPersona's answer: the normalised persona, or why none could be accepted. */
+export type PersonaVerdict = { ok: true; persona: Persona } | { ok: false; reason: string };
+
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/**
+ * The form a role is compared in: lower-cased, trimmed, inner whitespace collapsed, one
+ * leading article (a/an/the) dropped, then one plural `s` dropped. "An Assistant" and
+ * "Engineers" both land on a generic role; "Release Engineer" does not.
+ */
+export function normaliseRole(role: string): string {
+  let r = oneLine(role).toLowerCase();
+  r = r.replace(/^(?:a|an|the) (?=\S)/, '');
+  if (r.length > 1 && r.endsWith('s')) r = r.slice(0, -1);
+  return r;
+}
+
+/** True when `role` is one of GENERIC_ROLES once normalised. */
+export function isGenericRole(role: string): boolean {
+  return GENERIC_ROLES.includes(normaliseRole(role));
+}
+
+// Strings from a list, trimmed, blanks dropped, first occurrence kept. A model that
+// answers one string instead of a list still means that one entry.
+function stringList(value: unknown): string[] {
+  const raw = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+  const out: string[] = [];
+  for (const v of raw) {
+    if (typeof v !== 'string') continue;
+    const s = oneLine(v);
+    if (s !== '' && !out.includes(s)) out.push(s);
+  }
+  return out;
+}
+
+/**
+ * Judges one model answer (an object, or its JSON text) against the persona rules: name,
+ * role and expertise must be present and the role specific. The accepted persona carries
+ * the charter's hard rules, lifted from CHARTER.md rather than taken from the model.
+ */
+export function acceptPersona(answer: unknown, charter: string): PersonaVerdict {
+  let value = answer;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value) as unknown;
+    } catch {
+      return { ok: false, reason: 'the persona answer is not valid JSON' };
+    }
+  }
+  if (value === null || value === undefined) return { ok: false, reason: 'no persona answer' };
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    return { ok: false, reason: 'the persona answer is not a JSON object' };
+  }
+  const record = value as Record<string, unknown>;
+  const name = typeof record.name === 'string' ? oneLine(record.name) : '';
+  const role = typeof record.role === 'string' ? oneLine(record.role) : '';
+  const expertise = stringList(record.expertise);
+  if (name === '') return { ok: false, reason: 'the persona answer has no name' };
+  if (role === '') return { ok: false, reason: 'the persona answer has no role' };
+  if (expertise.length === 0) return { ok: false, reason: 'the persona answer has no expertise' };
+  if (isGenericRole(role)) {
+    return {
+      ok: false,
+      reason: `the role ${JSON.stringify(role)} is generic: name the specific job this decision needs (e.g. "Release Engineer")`,
+    };
+  }
+  return {
+    ok: true,
+    persona: {
+      name,
+      role,
+      expertise,
+      optimizesFor: stringList(record.optimizesFor),
+      rationale: typeof record.rationale === 'string' ? record.rationale.trim() : '',
+      rules: charterRules(charter),
+    },
+  };
+}

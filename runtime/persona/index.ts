@@ -1,0 +1,12 @@
+export { acceptPersona, GENERIC_ROLES, isGenericRole, normaliseRole, type PersonaVerdict } from './accept.js';
+export { charterRules, hasRuleWord, MAX_CHARTER_RULES } from './charter-rules.js';
+export { FORBIDDEN_ACTIONS, personaPrompt, type PersonaPromptInput } from './prompt.js';
+export {
+  PersonaAnswerSchema,
+  PersonaForkSchema,
+  PersonaSchema,
+  personaAnswerJsonSchema,
+  type Persona,
+  type PersonaAnswer,
+  type PersonaFork,
+} from './schema.js';
