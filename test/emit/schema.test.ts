@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  CompiledPlanSchema,
+  GraphNodeSchema,
+  stableStringify,
+  type CompiledPlan,
+  type GraphNode,
+} from '../../compiler/emit/schema.js';
+
+const node: GraphNode = {
+  id: 'i2',
+  index: 2,
+  text: 'Run the tests',
+  kind: 'tool',
+  label: null,
+  command: 'npm test',
+  deps: [1],
+  needs: ['built'],
+  emits: [{ key: 'suite', value: 'unit' }],
+  routes: [
+    { when: 'exit!=0', kind: 'signal', key: 'exit', op: '!=', value: '0', target: 3 },
+    { when: 'ok', kind: 'status', target: 4 },
+  ],
+  scenarios: [],
+  writes: [],
+  done: false,
+  effort: 'medium',
+  critical: false,
+  sensitive: false,
+};
+
+const plan: CompiledPlan = {
+  version: 1,
+  source: { plan: '.leopold/PLAN.md', sha256: 'a'.repeat(64) },
+  mission: 'Ship the tally CLI.',
+  charter: '# Charter\nNever push.',
+  charterRules: ['Never push.'],
+  maxReviewRounds: 2,
+  autonomy: 'full',
+  limits: { maxIterations: 50, maxFailures: 3 },
+  waves: [
+    [
+      {
+        id: 'i1',
+        index: 1,
+        text: 'Write the parser',
+        scenarios: ['parses an empty file'],
+        effort: 'medium',
+        critical: false,
+        sensitive: false,
+        writes: ['src/parse/**'],
+      },
+    ],
+  ],
+  graph: { nodes: [node] },
+};
+
+/** The same value with every object's keys in a different (reversed or shuffled) order. */
+function reorderKeys(value: unknown, order: (keys: string[]) => string[]): unknown {
+  if (Array.isArray(value)) return value.map((entry) => reorderKeys(entry, order));
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Record<string, unknown>);
+  const byKey = new Map(entries);
+  return Object.fromEntries(order(entries.map(([key]) => key)).map((key) => [key, reorderKeys(byKey.get(key), order)]));
+}
+
+describe('CompiledPlanSchema', () => {
+  it('accepts a full plan and a plan without a graph', () => {
+    expect(CompiledPlanSchema.parse(plan)).toEqual(plan);
+    const { graph: _graph, ...plain } = plan;
+    expect(CompiledPlanSchema.parse(plain)).toEqual(plain);
+  });
+
+  it.each([
+    ['an absolute plan path', { ...plan, source: { ...plan.source, plan: '/home/me/.leopold/PLAN.md' } }],
+    ['a Windows plan path', { ...plan, source: { ...plan.source, plan: 'C:\\repo\\.leopold\\PLAN.md' } }],
+    ['a backslash plan path', { ...plan, source: { ...plan.source, plan: '.leopold\\PLAN.md' } }],
+    ['an upper-case sha256', { ...plan, source: { ...plan.source, sha256: 'A'.repeat(64) } }],
+    ['an unknown top-level key', { ...plan, timestamp: '2026-01-01' }],
+    ['an unknown node key', { ...plan, graph: { nodes: [{ ...node, span: {} }] } }],
+    ['a dangling route target', { ...plan, graph: { nodes: [{ ...node, routes: [{ when: 'ok', kind: 'status', target: 0 }] }] } }],
+    ['an unknown effort', { ...plan, waves: [[{ ...plan.waves[0]![0]!, effort: 'xhigh' }]] }],
+    ['an unknown autonomy', { ...plan, autonomy: 'halt' }],
+    ['zero iterations', { ...plan, limits: { maxIterations: 0, maxFailures: 3 } }],
+    ['another version', { ...plan, version: 2 }],
+  ])('refuses %s', (_, value) => {
+    expect(CompiledPlanSchema.safeParse(value).success).toBe(false);
+  });
+});
+
+describe('stableStringify', () => {
+  it('orders keys as the schema does, whatever order the value was built in', () => {
+    const expected = stableStringify(CompiledPlanSchema, plan);
+    const reversed = reorderKeys(plan, (keys) => [...keys].reverse()) as CompiledPlan;
+    expect(JSON.stringify(reversed)).not.toBe(JSON.stringify(plan));
+    expect(stableStringify(CompiledPlanSchema, reversed)).toBe(expected);
+    expect(Object.keys(JSON.parse(expected))).toEqual(Object.keys(CompiledPlanSchema.shape));
+    expect(Object.keys(JSON.parse(expected).graph.nodes[0])).toEqual(Object.keys(GraphNodeSchema.shape));
+    expect(Object.keys(JSON.parse(expected).graph.nodes[0].routes[0])).toEqual(['when', 'kind', 'key', 'op', 'value', 'target']);
+  });
+
+  it('is byte-stable under any key permutation (property)', () => {
+    const expected = stableStringify(CompiledPlanSchema, plan, 2);
+    fc.assert(
+      fc.property(fc.integer(), (seed) => {
+        let state = seed;
+        const shuffle = (keys: string[]) =>
+          [...keys]
+            .map((key) => {
+              state = (Math.imul(state, 1103515245) + 12345) | 0;
+              return { key, rank: state };
+            })
+            .sort((a, b) => a.rank - b.rank)
+            .map(({ key }) => key);
+        const shuffled = reorderKeys(plan, shuffle) as CompiledPlan;
+        expect(stableStringify(CompiledPlanSchema, shuffled, 2)).toBe(expected);
+      }),
+    );
+  });
+
+  it('writes compact or 2-space JSON and omits absent optional keys', () => {
+    const compact = stableStringify(CompiledPlanSchema, plan);
+    expect(compact).not.toContain('\n');
+    expect(compact).toContain('{"when":"ok","kind":"status","target":4}');
+    const pretty = stableStringify(CompiledPlanSchema, plan, 2);
+    expect(pretty.split('\n')[1]).toBe('  "version": 1,');
+    expect(JSON.parse(pretty)).toEqual(JSON.parse(compact));
+  });
+
+  it('throws on an invalid value instead of emitting it', () => {
+    expect(() => stableStringify(CompiledPlanSchema, { ...plan, autonomy: 'never' } as never)).toThrow();
+  });
+});
