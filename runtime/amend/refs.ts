@@ -1,20 +1,8 @@
+import { resolveRef } from '../plan/refs.js';
 import type { PlanIR, PlanItem, Route } from '../plan/schema.js';
 import type { RouteProposal } from './schema.js';
 
-/**
- * The item index a reference names: `3`, `#3` or `#anchor`. `extra` counts items appended
- * earlier in the same batch (indices after the plan's last item). Null when it names nothing.
- */
-export function resolveRef(ir: PlanIR, ref: string, extra = 0): number | null {
-  const number = /^#?(\d+)$/.exec(ref);
-  if (number) {
-    const index = Number(number[1]);
-    return index >= 1 && index <= ir.items.length + extra ? index : null;
-  }
-  const anchor = /^#([a-z][a-z0-9-]*)$/.exec(ref);
-  if (anchor) return ir.items.find((item) => item.anchor === anchor[1])?.index ?? null;
-  return null;
-}
+export { resolveRef };
 
 /** The plan item a reference names, if it exists in the plan as parsed. */
 export function itemOf(ir: PlanIR, ref: string): PlanItem | null {

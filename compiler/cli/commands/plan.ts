@@ -1,6 +1,82 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { BRIEF_FILES, findBriefDir } from '../../brief/index.js';
+import { LeopoldError } from '../../diagnostics/diagnostic.js';
+import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
+import { withLock } from '../../../runtime/fs/lock.js';
+import { parsePlan } from '../../../runtime/plan/parse.js';
+import { resolveRef } from '../../../runtime/plan/refs.js';
+import { tickBytes } from '../../../runtime/plan/tick.js';
 
-/** Placeholder: the `leopold plan` command is being built. */
+/** What `leopold plan tick --json` prints, and the exit code. */
+export interface TickOutcome {
+  ack: { ok: boolean; item: number | null; changed: boolean; message: string };
+  code: 0 | 1;
+}
+
+/** The plan file: `--plan` if given, else the nearest `.leopold/PLAN.md` above `cwd` (LeopoldError when none). */
+export function locatePlan(cwd: string, explicit?: string): string {
+  if (explicit !== undefined) {
+    const path = resolve(cwd, explicit);
+    if (!existsSync(path)) throw new LeopoldError(`no plan file at ${explicit}`);
+    return path;
+  }
+  const dir = findBriefDir(cwd);
+  if (!dir) throw new LeopoldError(`no .leopold/ directory at or above ${cwd} (run leopold init)`);
+  const path = join(dir, BRIEF_FILES.plan);
+  if (!existsSync(path)) throw new LeopoldError(`no plan: ${relative(cwd, path) || path} does not exist`);
+  return path;
+}
+
+/**
+ * Marks item `ref` (N, #N or #anchor) done in the plan at `planPath`: one byte changes,
+ * written atomically under `PLAN.md.lock` so concurrent ticks never lose each other.
+ */
+export async function tickPlan(planPath: string, ref: string): Promise<TickOutcome> {
+  return withLock(`${planPath}.lock`, () => {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(planPath);
+    } catch (error) {
+      throw new LeopoldError(`cannot read ${planPath}: ${(error as Error).message}`);
+    }
+    const text = bytes.toString('utf8');
+    const ir = parsePlan(text, planPath);
+    const index = resolveRef(ir, ref);
+    const item = index === null ? undefined : ir.items[index - 1];
+    if (!item) {
+      const message = `no item ${ref} in the plan (it has ${ir.items.length} item${ir.items.length === 1 ? '' : 's'})`;
+      return { ack: { ok: false, item: null, changed: false, message }, code: 1 };
+    }
+    const result = tickBytes(bytes, text, item);
+    if (!result.changed) {
+      return { ack: { ok: true, item: item.index, changed: false, message: `item ${item.index} is already done` }, code: 0 };
+    }
+    writeFileAtomic(planPath, result.bytes);
+    return { ack: { ok: true, item: item.index, changed: true, message: `ticked item ${item.index}: ${clip(item.text)}` }, code: 0 };
+  });
+}
+
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+/** `leopold plan tick N|#anchor [--plan FILE] [--json]`: mark one item done, changing only its checkbox byte. */
 export function registerPlan(program: Command): void {
-  void program;
+  const plan = program.command('plan').description('Change PLAN.md through its single writer');
+  plan
+    .command('tick')
+    .description('Mark item N (or #anchor) done: only its checkbox byte changes; exit 1 when there is no such item')
+    .argument('<item>', 'item index (1-based), #N or #anchor')
+    .option('--plan <file>', 'the plan file (default: the nearest .leopold/PLAN.md)')
+    .option('--json', 'print the acknowledgement as one JSON line')
+    .action(async (ref: string, options: { plan?: string; json?: boolean }) => {
+      const path = locatePlan(process.cwd(), options.plan);
+      const outcome = await tickPlan(path, ref);
+      if (options.json) process.stdout.write(`${JSON.stringify(outcome.ack)}\n`);
+      else if (outcome.code === 0) process.stdout.write(`${outcome.ack.message}\n`);
+      else process.stderr.write(`leopold: ${outcome.ack.message}\n`);
+      process.exitCode = outcome.code;
+    });
 }

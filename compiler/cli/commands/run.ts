@@ -1,6 +1,188 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
+import { BRIEF_FILES, findBriefDir } from '../../brief/index.js';
+import { LeopoldError } from '../../diagnostics/diagnostic.js';
+import { decidedForYou, readDecisions, recordEvents, type DecisionRecord } from '../../../runtime/decisions/index.js';
+import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
+import { parsePlan } from '../../../runtime/plan/parse.js';
+import {
+  EngineSchema,
+  finishedState,
+  readState,
+  startedState,
+  updateState,
+  type RunState,
+  type StateReading,
+} from '../../../runtime/state/index.js';
+import { renderRunSummary, StopReasonSchema } from '../../../runtime/stop/index.js';
 
-/** Placeholder: the `leopold run` command is being built. */
+/** The kill switch's file name inside `.leopold/`. */
+export const KILL_SWITCH = 'STOP';
+const DECISIONS_PATH = '.leopold/DECISIONS.md';
+
+function briefDir(cwd: string): string {
+  const dir = findBriefDir(cwd);
+  if (!dir) throw new LeopoldError(`no .leopold/ directory at or above ${cwd} (run leopold init)`);
+  return dir;
+}
+
+/**
+ * Starts a run: writes an active state.json with every counter zeroed. Refused while a
+ * run is active (unless `force`) and while the kill switch is raised (only a person
+ * clears it, by removing the file).
+ */
+export async function startRun(
+  dir: string,
+  options: { engine: string; force: boolean },
+  now: () => Date = () => new Date(),
+): Promise<{ state: RunState; replaced: StateReading['problem'] | 'active' }> {
+  const engine = EngineSchema.safeParse(options.engine);
+  if (!engine.success) throw new LeopoldError(`--engine must be session or workflow, not "${options.engine}"`);
+  if (existsSync(join(dir, KILL_SWITCH))) {
+    throw new LeopoldError('the kill switch .leopold/STOP is raised; remove it (rm .leopold/STOP) before starting a run');
+  }
+  let replaced: StateReading['problem'] | 'active' = null;
+  const state = await updateState(dir, (current, problem) => {
+    if (current?.active && !options.force) {
+      throw new LeopoldError(
+        `a run is already active (engine ${current.engine}, started ${current.started_at ?? 'at an unknown time'}); ` +
+          'end it with `leopold run finish`, or pass --force to start over',
+      );
+    }
+    replaced = current?.active ? 'active' : problem !== 'missing' ? problem : null;
+    return startedState(engine.data, now());
+  });
+  await recordEvents(dir, [{ event: 'start', engine: engine.data, forced: replaced === 'active' }], now);
+  return { state, replaced };
+}
+
+/** Ends the active run (null when none was active), records a `finish` event, and renders the summary. */
+export async function finishRun(
+  dir: string,
+  reason: string | null,
+  now: () => Date = () => new Date(),
+): Promise<{ state: RunState; summary: string } | null> {
+  if (reason !== null && !StopReasonSchema.safeParse(reason).success) {
+    throw new LeopoldError(`--reason must be a stop condition (${StopReasonSchema.options.join(', ')}), not "${reason}"`);
+  }
+  // Nothing active: nothing to end, and nothing is written.
+  if (readState(dir).state?.active !== true) return null;
+  let wasActive = false;
+  const state = await updateState(dir, (current) => {
+    wasActive = current?.active === true;
+    if (!current) throw new LeopoldError('state.json became unreadable while finishing the run');
+    return wasActive ? finishedState(current, now(), reason) : current;
+  });
+  if (!wasActive) return null;
+  await recordEvents(dir, [{ event: 'finish', reason: state.stop_reason, iteration: state.iteration }], now);
+  return { state, summary: renderRunSummary(state, { plan: planProgress(dir), decidedForYou: decisionsOfRun(dir, state) }) };
+}
+
+/** Done / total items of the brief's PLAN.md, or null when it cannot be read. */
+function planProgress(dir: string): { done: number; total: number } | null {
+  try {
+    const ir = parsePlan(readFileSync(join(dir, BRIEF_FILES.plan), 'utf8'), BRIEF_FILES.plan);
+    return { done: ir.items.filter((item) => item.done).length, total: ir.items.length };
+  } catch {
+    return null;
+  }
+}
+
+/** "What I decided for you" over the decisions stamped since the run started (all, when unknown). */
+function decisionsOfRun(dir: string, state: RunState): string {
+  let records: DecisionRecord[];
+  try {
+    records = readDecisions(readFileSync(join(dir, 'DECISIONS.md'), 'utf8'));
+  } catch {
+    return '';
+  }
+  // DECISIONS.md stamps whole seconds; compare at that precision.
+  const since = state.started_at ? Math.floor(Date.parse(state.started_at) / 1000) * 1000 : Number.NaN;
+  const ofRun = Number.isNaN(since) ? records : records.filter((r) => r.at === null || !(Date.parse(r.at) < since));
+  return decidedForYou(ofRun, { path: DECISIONS_PATH });
+}
+
+/** Human-readable state for `leopold run status`. */
+export function renderStatus(reading: StateReading, killSwitch: boolean): string {
+  const lines: string[] = [];
+  if (reading.state === null) {
+    lines.push(reading.problem === 'missing' ? 'No run state (.leopold/state.json does not exist).' : `No usable run state: state.json is ${reading.problem}.`);
+  } else {
+    const s = reading.state;
+    lines.push(
+      `Run: ${s.active ? 'active' : 'not active'} · engine ${s.engine}`,
+      `Started: ${s.started_at ?? '-'} · finished: ${s.finished_at ?? '-'} · stop reason: ${s.stop_reason ?? '-'}`,
+      `Iteration: ${s.iteration} · no-progress turns: ${s.no_progress} · windows: ${s.windows}`,
+      `Failures: ${JSON.stringify(s.failures)} · streak: ${s.consecutive_failures.count}${s.consecutive_failures.kind ? ` ${s.consecutive_failures.kind}` : ''}`,
+      `Rescue used: ${s.rescue_used ? 'yes' : 'no'} · plan changes used: ${s.amendments_used}/3`,
+      `Routes taken: ${s.routing.taken.map((r) => `${r.from} -[${r.when}]-> ${r.to}`).join(', ') || 'none'}`,
+    );
+  }
+  lines.push(`Kill switch: ${killSwitch ? 'RAISED (.leopold/STOP; clear it with rm .leopold/STOP)' : 'not raised'}`);
+  return lines.join('\n');
+}
+
+/** Raises the kill switch; false when it was already raised. */
+export function raiseKillSwitch(dir: string, now: Date): boolean {
+  const path = join(dir, KILL_SWITCH);
+  if (existsSync(path)) return false;
+  writeFileAtomic(path, `Raised by leopold run stop at ${now.toISOString()}.\nThe run stops at its next check. Remove this file to allow runs again.\n`);
+  return true;
+}
+
+/** `leopold run start|finish|status|stop`. */
 export function registerRun(program: Command): void {
-  void program;
+  const run = program.command('run').description('Start, end, show or stop a Leopold run (.leopold/state.json, .leopold/STOP)');
+
+  run
+    .command('start')
+    .description('Activate a run: write .leopold/state.json with zeroed counters (refused while one is active)')
+    .option('--engine <engine>', 'session (Stop hook conducts) or workflow (the compiled workflow conducts)', 'session')
+    .option('--force', 'start over even though a run is active (its counters are discarded)')
+    .action(async (options: { engine: string; force?: boolean }) => {
+      const dir = briefDir(process.cwd());
+      const { state, replaced } = await startRun(dir, { engine: options.engine, force: options.force === true });
+      if (replaced === 'active') process.stdout.write('Replaced the active run (--force).\n');
+      else if (replaced !== null) process.stdout.write(`Replaced an unusable state.json (${replaced}).\n`);
+      process.stdout.write(
+        `Run started (engine: ${state.engine}) at ${state.started_at}.\n` +
+          'Raise the kill switch with `leopold run stop`; end the run with `leopold run finish`.\n',
+      );
+    });
+
+  run
+    .command('finish')
+    .description('End the active run, record a finish event and print the summary with "What I decided for you"')
+    .option('--reason <condition>', 'the stop condition that ended it (e.g. plan_complete)')
+    .action(async (options: { reason?: string }) => {
+      const dir = briefDir(process.cwd());
+      const finished = await finishRun(dir, options.reason ?? null);
+      process.stdout.write(finished ? `${finished.summary}\n` : 'No active run.\n');
+    });
+
+  run
+    .command('status')
+    .description('Show .leopold/state.json and the kill switch')
+    .option('--json', 'print { state, problem, killSwitch } as JSON')
+    .action((options: { json?: boolean }) => {
+      const dir = briefDir(process.cwd());
+      const reading = readState(dir);
+      const killSwitch = existsSync(join(dir, KILL_SWITCH));
+      if (options.json) process.stdout.write(`${JSON.stringify({ state: reading.state, problem: reading.problem, killSwitch }, null, 2)}\n`);
+      else process.stdout.write(`${renderStatus(reading, killSwitch)}\n`);
+    });
+
+  run
+    .command('stop')
+    .description('Raise the kill switch (.leopold/STOP): both engines stop at their next check')
+    .action(async () => {
+      const dir = briefDir(process.cwd());
+      const raised = raiseKillSwitch(dir, new Date());
+      if (raised) await recordEvents(dir, [{ event: 'kill_switch' }]);
+      process.stdout.write(
+        `${raised ? 'Kill switch raised' : 'Kill switch already raised'}: .leopold/STOP. The run stops at its next check.\n` +
+          'To clear it (only you should): rm .leopold/STOP\n',
+      );
+    });
 }

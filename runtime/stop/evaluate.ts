@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { rescueVerdict } from '../rescue/index.js';
+import type { RunState } from '../state/schema.js';
+
+/** Every stop condition (SPEC-RUNTIME §4). */
+export const STOP_REASONS = [
+  'plan_complete',
+  'routed_complete',
+  'kill_switch',
+  'iteration_budget',
+  'budget_exceeded',
+  'no_progress',
+  'repeated_failure',
+  'escalation',
+  'deadlock',
+  'invalid_graph',
+  'awaiting_human',
+  'context_budget',
+  'no_progress_across_windows',
+  'max_windows',
+] as const;
+export const StopReasonSchema = z.enum(STOP_REASONS);
+export type StopReason = z.infer<typeof StopReasonSchema>;
+
+/** The limits the evaluator reads (GUARDRAILS values, defaults applied by the caller). */
+export interface StopLimits {
+  maxIterations: number;
+  maxFailures: number;
+  maxNoProgress: number;
+  /** Session transcript ceiling in MiB (in-session engine only). */
+  maxContextMb: number;
+  maxWindows: number;
+}
+
+/** Default limits (SPEC-PLAN §6). */
+export const DEFAULT_STOP_LIMITS: StopLimits = {
+  maxIterations: 50,
+  maxFailures: 3,
+  maxNoProgress: 6,
+  maxContextMb: 5,
+  maxWindows: 10,
+};
+
+/** Facts about the plan and the host the caller gathered; absent facts never stop a run. */
+export interface StopFacts {
+  /** `.leopold/STOP` exists. */
+  killSwitch?: boolean;
+  /** Every item is done. */
+  planComplete?: boolean;
+  /** Routing has nothing left to dispatch though items stay open (stranded / routed around). */
+  routedComplete?: boolean;
+  /** The graph is invalid / deadlocked and the bounded repair did not fix it. */
+  invalidGraph?: boolean;
+  deadlock?: boolean;
+  /** A fork no persona could settle. */
+  escalation?: boolean;
+  /** The next item to dispatch is a `@human` node. */
+  nextIsHuman?: boolean;
+  /** The host's token budget is spent. */
+  budgetExceeded?: boolean;
+  /** Size of the session transcript in bytes (in-session engine). */
+  transcriptBytes?: number;
+}
+
+/** The evaluator's input: the run state, its limits, the posture and the gathered facts. */
+export interface StopInput {
+  state: RunState;
+  limits: StopLimits;
+  autonomy: 'full' | 'ask';
+  facts: StopFacts;
+}
+
+/** Why the run stops, with a one-line explanation. */
+export interface StopVerdict {
+  reason: StopReason;
+  detail: string;
+}
+
+type Check = (input: StopInput) => StopVerdict | null;
+
+const verdict = (reason: StopReason, detail: string): StopVerdict => ({ reason, detail });
+
+/**
+ * The checks in the order they are asked. The first six are the Stop hook's order
+ * (SPEC-RUNTIME §6): kill switch, iteration budget, failure ceiling, plan complete,
+ * `@human` under ask, no progress. The rest slot in where they belong: the host budget
+ * beside the iteration budget, routed completion and broken-graph stops beside plan
+ * completion, and the context-window conditions last (a context roll is not a death).
+ */
+const CHECKS: readonly Check[] = [
+  ({ facts }) => (facts.killSwitch ? verdict('kill_switch', '.leopold/STOP exists') : null),
+  ({ state, limits }) =>
+    state.iteration >= limits.maxIterations
+      ? verdict('iteration_budget', `${state.iteration} of ${limits.maxIterations} iterations used`)
+      : null,
+  ({ facts }) => (facts.budgetExceeded ? verdict('budget_exceeded', 'the host token budget is spent') : null),
+  ({ state, limits, autonomy }) =>
+    rescueVerdict({ state, maxFailures: limits.maxFailures, autonomy }) === 'stop'
+      ? verdict(
+          'repeated_failure',
+          `${state.consecutive_failures.count} consecutive ${state.consecutive_failures.kind} failures` +
+            (state.rescue_used ? ' (the one rescue is used)' : ' (rescues are off under ask)'),
+        )
+      : null,
+  ({ facts }) => (facts.planComplete ? verdict('plan_complete', 'every item is done') : null),
+  ({ facts }) => (facts.routedComplete ? verdict('routed_complete', 'no routed item is left to run') : null),
+  ({ facts }) => (facts.invalidGraph ? verdict('invalid_graph', 'the plan graph is invalid and repair did not fix it') : null),
+  ({ facts }) => (facts.deadlock ? verdict('deadlock', 'open items wait on each other and repair did not fix it') : null),
+  ({ facts }) => (facts.escalation ? verdict('escalation', 'a fork no persona could settle') : null),
+  ({ facts, autonomy }) =>
+    facts.nextIsHuman && autonomy === 'ask' ? verdict('awaiting_human', 'the next item is a @human node under ask') : null,
+  ({ state, limits }) =>
+    state.no_progress >= limits.maxNoProgress
+      ? verdict('no_progress', `${state.no_progress} turns without a plan change (limit ${limits.maxNoProgress})`)
+      : null,
+  ({ state, limits }) =>
+    state.windows >= limits.maxWindows ? verdict('max_windows', `${state.windows} of ${limits.maxWindows} context windows used`) : null,
+  ({ state }) =>
+    state.windows_without_progress >= 2
+      ? verdict('no_progress_across_windows', `${state.windows_without_progress} windows in a row closed no item`)
+      : null,
+  ({ facts, limits }) =>
+    facts.transcriptBytes !== undefined && facts.transcriptBytes > limits.maxContextMb * 1024 * 1024
+      ? verdict('context_budget', `the transcript passed ${limits.maxContextMb} MB: checkpoint and roll the window`)
+      : null,
+];
+
+/** The first stop condition that holds, or null to keep going. Pure. */
+export function evaluateStop(input: StopInput): StopVerdict | null {
+  for (const check of CHECKS) {
+    const found = check(input);
+    if (found) return found;
+  }
+  return null;
+}
