@@ -66,8 +66,7 @@ const clip = (text: string, max: number) => {
 
 function line(d: RankedDecision): string {
   const where = d.fork === null ? 'decision' : d.item ? `${d.fork} at ${clip(d.item, 40)}` : d.fork;
-  const flags = d.reasons.filter((r) => r !== 'heavy subject');
-  const head = flags.length === 0 ? where : `${where}, ${flags.join(', ')}`;
+  const head = d.reasons.length === 0 ? where : `${where}, ${d.reasons.join(', ')}`;
   const what = d.decision.trim() === '' ? clip(d.title, 80) : `${clip(d.title, 60)} — ${clip(d.decision, 80)}`;
   return `- D${d.n} ${head}: ${what} (undo: ${clip(d.reversal || DEFAULT_REVERSAL, 80)})`;
 }
