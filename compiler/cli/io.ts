@@ -1,0 +1,39 @@
+import { isAbsolute, join, relative } from 'node:path';
+import { BRIEF_FILES } from '../brief/load.js';
+import { findBriefDir } from '../brief/find.js';
+import { LeopoldError } from '../diagnostics/diagnostic.js';
+
+/**
+ * The plan a command works on: `arg` exactly as the user typed it (relative stays relative),
+ * or else the nearest `.leopold/PLAN.md` walking up from `cwd`, shown relative to `cwd`.
+ */
+export function resolvePlanPath(arg: string | undefined, cwd: string): string {
+  if (arg !== undefined) {
+    if (arg.trim() === '') throw new LeopoldError('the plan path is empty; give a path to PLAN.md or omit it');
+    return arg;
+  }
+  const dir = findBriefDir(cwd);
+  if (dir === null) {
+    throw new LeopoldError(`no plan given and no .leopold/ directory in ${cwd} or any parent; pass a PLAN.md path or run leopold init`);
+  }
+  const plan = join(dir, BRIEF_FILES.plan);
+  const shown = relative(cwd, plan);
+  return shown === '' || isAbsolute(shown) ? plan : shown;
+}
+
+let pipeGuarded = false;
+
+/**
+ * `leopold graph | head` closes stdout early; that is the reader's choice, not a crash.
+ * Without a listener Node turns the EPIPE into an uncaught exception with a stack.
+ */
+export function endQuietlyOnBrokenPipe(): void {
+  if (pipeGuarded) return;
+  pipeGuarded = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
+}
