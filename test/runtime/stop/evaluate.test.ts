@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_STOP_LIMITS, evaluateStop, STOP_REASONS, type StopFacts, type StopInput } from '../../../runtime/stop/index.js';
+import { rescueGranted } from '../../../runtime/rescue/index.js';
+import { failureRecorded, startedState, type RunState } from '../../../runtime/state/index.js';
+
+const base = (): RunState => startedState('session', new Date('2026-01-01T00:00:00Z'));
+const input = (state: RunState, facts: StopFacts = {}, autonomy: 'full' | 'ask' = 'full'): StopInput => ({
+  state,
+  limits: DEFAULT_STOP_LIMITS,
+  autonomy,
+  facts,
+});
+const reason = (i: StopInput) => evaluateStop(i)?.reason ?? null;
+
+/** A state and facts where every condition holds at once. */
+function everything(): StopInput {
+  let state = base();
+  for (let i = 0; i < 3; i += 1) state = failureRecorded(state, 'test');
+  state = {
+    ...state,
+    iteration: 50,
+    rescue_used: true,
+    no_progress: 6,
+    windows: 10,
+    windows_without_progress: 2,
+  };
+  return input(
+    state,
+    {
+      killSwitch: true,
+      planComplete: true,
+      routedComplete: true,
+      invalidGraph: true,
+      deadlock: true,
+      escalation: true,
+      nextIsHuman: true,
+      budgetExceeded: true,
+      transcriptBytes: 6 * 1024 * 1024,
+    },
+    'ask',
+  );
+}
+
+describe('evaluateStop', () => {
+  it('nothing holds: keep going', () => {
+    expect(evaluateStop(input(base()))).toBeNull();
+  });
+
+  it('reports the conditions in order, peeling them off one at a time', () => {
+    const order: string[] = [];
+    const i = everything();
+    const peel: Record<string, (x: StopInput) => void> = {
+      kill_switch: (x) => (x.facts.killSwitch = false),
+      iteration_budget: (x) => (x.state = { ...x.state, iteration: 0 }),
+      budget_exceeded: (x) => (x.facts.budgetExceeded = false),
+      repeated_failure: (x) => (x.state = { ...x.state, consecutive_failures: { kind: null, count: 0 } }),
+      plan_complete: (x) => (x.facts.planComplete = false),
+      routed_complete: (x) => (x.facts.routedComplete = false),
+      invalid_graph: (x) => (x.facts.invalidGraph = false),
+      deadlock: (x) => (x.facts.deadlock = false),
+      escalation: (x) => (x.facts.escalation = false),
+      awaiting_human: (x) => (x.facts.nextIsHuman = false),
+      no_progress: (x) => (x.state = { ...x.state, no_progress: 0 }),
+      max_windows: (x) => (x.state = { ...x.state, windows: 0 }),
+      no_progress_across_windows: (x) => (x.state = { ...x.state, windows_without_progress: 0 }),
+      context_budget: (x) => (x.facts.transcriptBytes = 0),
+    };
+    for (let r = reason(i); r !== null; r = reason(i)) {
+      order.push(r);
+      peel[r]!(i);
+    }
+    expect(order).toEqual([
+      'kill_switch',
+      'iteration_budget',
+      'budget_exceeded',
+      'repeated_failure',
+      'plan_complete',
+      'routed_complete',
+      'invalid_graph',
+      'deadlock',
+      'escalation',
+      'awaiting_human',
+      'no_progress',
+      'max_windows',
+      'no_progress_across_windows',
+      'context_budget',
+    ]);
+    expect([...order].sort()).toEqual([...STOP_REASONS].sort());
+  });
+
+  it('keeps the Stop hook order: kill switch, iteration budget, failure ceiling, plan complete, @human under ask, no progress', () => {
+    const hookOrder = ['kill_switch', 'iteration_budget', 'repeated_failure', 'plan_complete', 'awaiting_human', 'no_progress'];
+    const i = everything();
+    const seen: string[] = [];
+    for (const r of hookOrder) {
+      seen.push(reason(i)!);
+      if (r === 'kill_switch') i.facts.killSwitch = false;
+      if (r === 'iteration_budget') {
+        i.state = { ...i.state, iteration: 0 };
+        i.facts.budgetExceeded = false;
+      }
+      if (r === 'repeated_failure') i.state = { ...i.state, consecutive_failures: { kind: null, count: 0 } };
+      if (r === 'plan_complete') Object.assign(i.facts, { planComplete: false, routedComplete: false, invalidGraph: false, deadlock: false, escalation: false });
+      if (r === 'awaiting_human') i.facts.nextIsHuman = false;
+    }
+    expect(seen).toEqual(hookOrder);
+  });
+
+  it('limits: iteration budget at max_iterations, no progress at max_no_progress', () => {
+    expect(reason(input({ ...base(), iteration: 49 }))).toBeNull();
+    expect(reason(input({ ...base(), iteration: 50 }))).toBe('iteration_budget');
+    expect(reason(input({ ...base(), no_progress: 5 }))).toBeNull();
+    expect(reason(input({ ...base(), no_progress: 6 }))).toBe('no_progress');
+  });
+
+  it('failure ceiling waits for the one rescue (under full), not under ask', () => {
+    let s = base();
+    for (let i = 0; i < 3; i += 1) s = failureRecorded(s, 'test');
+    expect(reason(input(s))).toBeNull(); // the rescue is due: not a stop
+    expect(reason(input(s, {}, 'ask'))).toBe('repeated_failure');
+    s = rescueGranted(s);
+    expect(reason(input(s))).toBeNull(); // the rescued attempt runs
+    s = failureRecorded(s, 'test');
+    expect(evaluateStop(input(s))).toMatchObject({ reason: 'repeated_failure', detail: expect.stringMatching(/4 consecutive test failures/) });
+  });
+
+  it('@human stops only under ask', () => {
+    expect(reason(input(base(), { nextIsHuman: true }))).toBeNull();
+    expect(reason(input(base(), { nextIsHuman: true }, 'ask'))).toBe('awaiting_human');
+  });
+
+  it('context budget: only past max_context_mb', () => {
+    expect(reason(input(base(), { transcriptBytes: 5 * 1024 * 1024 }))).toBeNull();
+    expect(reason(input(base(), { transcriptBytes: 5 * 1024 * 1024 + 1 }))).toBe('context_budget');
+  });
+});
