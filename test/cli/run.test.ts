@@ -1,0 +1,146 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { leopold, leopoldBinary } from './run-binary.js';
+
+let bin: string;
+beforeAll(async () => {
+  bin = await leopoldBinary();
+});
+
+function project(): string {
+  const root = mkdtempSync(join(tmpdir(), 'leopold-run-'));
+  mkdirSync(join(root, '.leopold'));
+  writeFileSync(join(root, '.leopold', 'PLAN.md'), '- [x] one\n- [ ] two\n- [ ] three\n');
+  return root;
+}
+const state = (root: string) => JSON.parse(readFileSync(join(root, '.leopold', 'state.json'), 'utf8'));
+const events = (root: string) =>
+  readFileSync(join(root, '.leopold', 'events.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+
+const DECISION = [
+  '# Decisions',
+  '',
+  '## D1 — Chose the schema migration order   (turn 3, 2999-01-01T00:00:00Z)',
+  'Persona:     Dana — Database Reliability Lead (migrations; postgres)',
+  'Fork:        escalation: item 2',
+  'Class:       reversible',
+  'Charter:     silent',
+  'Decision:    Run the additive migration first.',
+  'Why:         completeness',
+  'Reversal:    Re-run the down migration.',
+  '',
+].join('\n');
+
+describe('leopold run', () => {
+  it('start / status / stop / finish end to end', () => {
+    const root = project();
+    const cwd = join(root, '.leopold'); // any directory inside the project works
+    const start = leopold(bin, cwd, ['run', 'start', '--engine', 'workflow']);
+    expect(start.code).toBe(0);
+    expect(start.stdout).toMatch(/Run started \(engine: workflow\)/);
+    expect(state(root)).toMatchObject({ active: true, engine: 'workflow', iteration: 0, rescue_used: false, amendments_used: 0 });
+
+    // A second start is refused while the run is active.
+    const again = leopold(bin, root, ['run', 'start']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already active.*--force/);
+
+    const status = leopold(bin, root, ['run', 'status']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/Run: active · engine workflow/);
+    expect(status.stdout).toMatch(/Kill switch: not raised/);
+    const json = JSON.parse(leopold(bin, root, ['run', 'status', '--json']).stdout);
+    expect(json).toMatchObject({ state: { active: true, engine: 'workflow' }, problem: null, killSwitch: false });
+
+    const stop = leopold(bin, root, ['run', 'stop']);
+    expect(stop.code).toBe(0);
+    expect(stop.stdout).toMatch(/Kill switch raised: \.leopold\/STOP/);
+    expect(stop.stdout).toMatch(/rm \.leopold\/STOP/);
+    expect(existsSync(join(root, '.leopold', 'STOP'))).toBe(true);
+    expect(leopold(bin, root, ['run', 'stop']).stdout).toMatch(/already raised/);
+    expect(JSON.parse(leopold(bin, root, ['run', 'status', '--json']).stdout).killSwitch).toBe(true);
+
+    writeFileSync(join(root, '.leopold', 'DECISIONS.md'), DECISION);
+    const finish = leopold(bin, root, ['run', 'finish', '--reason', 'kill_switch']);
+    expect(finish.code).toBe(0);
+    expect(finish.stdout).toMatch(/^Leopold run ended: kill_switch/);
+    expect(finish.stdout).toMatch(/Plan: 1\/3 items done/);
+    expect(finish.stdout).toMatch(/What I decided for you/);
+    expect(finish.stdout).toMatch(/Chose the schema migration order/);
+    expect(state(root)).toMatchObject({ active: false, stop_reason: 'kill_switch', finished_at: expect.any(String) });
+    expect(events(root).map((e) => e.event)).toEqual(['start', 'kill_switch', 'finish']);
+    expect(events(root)[2]).toMatchObject({ event: 'finish', reason: 'kill_switch', iteration: 0 });
+
+    // Finishing again: nothing active, nothing written.
+    const before = readFileSync(join(root, '.leopold', 'state.json'), 'utf8');
+    expect(leopold(bin, root, ['run', 'finish']).stdout).toBe('No active run.\n');
+    expect(readFileSync(join(root, '.leopold', 'state.json'), 'utf8')).toBe(before);
+
+    // The kill switch blocks a new start until a person removes it.
+    const blocked = leopold(bin, root, ['run', 'start']);
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toMatch(/rm \.leopold\/STOP/);
+    rmSync(join(root, '.leopold', 'STOP'));
+    expect(leopold(bin, root, ['run', 'start']).code).toBe(0);
+    expect(state(root)).toMatchObject({ active: true, engine: 'session', stop_reason: null, finished_at: null });
+  });
+
+  it('finish prints nothing about decisions when none were made, and ignores earlier runs', () => {
+    const root = project();
+    writeFileSync(join(root, '.leopold', 'DECISIONS.md'), DECISION.replace('2999-01-01', '2001-01-01'));
+    leopold(bin, root, ['run', 'start']);
+    const finish = leopold(bin, root, ['run', 'finish']);
+    expect(finish.stdout).toMatch(/^Leopold run ended: finished/);
+    expect(finish.stdout).not.toMatch(/decided/i);
+  });
+
+  it('--force restarts an active run with zeroed counters', () => {
+    const root = project();
+    leopold(bin, root, ['run', 'start']);
+    const path = join(root, '.leopold', 'state.json');
+    writeFileSync(path, JSON.stringify({ ...state(root), iteration: 7, rescue_used: true }));
+    const forced = leopold(bin, root, ['run', 'start', '--force']);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toMatch(/Replaced the active run/);
+    expect(state(root)).toMatchObject({ active: true, iteration: 0, rescue_used: false });
+  });
+
+  it('a corrupt state.json is reported by status and replaced by start, never a crash', () => {
+    const root = project();
+    writeFileSync(join(root, '.leopold', 'state.json'), '{"active": tru');
+    const status = leopold(bin, root, ['run', 'status']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/No usable run state: state.json is corrupt: not JSON/);
+    expect(JSON.parse(leopold(bin, root, ['run', 'status', '--json']).stdout)).toMatchObject({ state: null, problem: expect.stringMatching(/^corrupt/) });
+    expect(leopold(bin, root, ['run', 'finish']).stdout).toBe('No active run.\n');
+    const start = leopold(bin, root, ['run', 'start']);
+    expect(start.code).toBe(0);
+    expect(start.stdout).toMatch(/Replaced an unusable state.json \(corrupt/);
+    expect(state(root).active).toBe(true);
+  });
+
+  it('usage errors exit 2: bad engine, bad reason, no .leopold/', () => {
+    const root = project();
+    expect(leopold(bin, root, ['run', 'start', '--engine', 'rocket'])).toMatchObject({ code: 2 });
+    leopold(bin, root, ['run', 'start']);
+    expect(leopold(bin, root, ['run', 'finish', '--reason', 'bored']).code).toBe(2);
+    const nowhere = mkdtempSync(join(tmpdir(), 'leopold-none-'));
+    for (const sub of ['start', 'finish', 'status', 'stop']) {
+      const r = leopold(bin, nowhere, ['run', sub]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/no \.leopold\/ directory/);
+    }
+    expect(existsSync(join(nowhere, '.leopold'))).toBe(false);
+  });
+
+  it('status without any state says so', () => {
+    const root = project();
+    const r = leopold(bin, root, ['run', 'status']);
+    expect(r.stdout).toMatch(/No run state \(\.leopold\/state\.json does not exist\)/);
+  });
+});
