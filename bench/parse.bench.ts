@@ -1,0 +1,97 @@
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { analyzePlan } from '../compiler/index.js';
+import type { BenchTable } from './run.js';
+import { generatePlan } from './plans.js';
+
+// Parse + validate (analyzePlan: remark + gfm, Plan IR, graph checks, waves) against a bare
+// remark-parse + remark-gfm parse of the same text, which is the floor the front end builds
+// on, and bare remark-parse without gfm for reference. Targets (issue 2): overhead at most
+// 1.5x over remark + gfm, and at most 12x growth from 1,000 to 10,000 items.
+
+const SIZES = [10, 100, 1_000, 10_000];
+const OVERHEAD_TARGET = 1.5;
+const GROWTH_TARGET = 12;
+/**
+ * Per size: repeat until this much time was measured (at least MIN_ROUNDS, at most
+ * MAX_ROUNDS). remark is slow on big inputs (seconds at 10,000 items), so the large sizes
+ * get few rounds and no separate warm-up: the smaller sizes already warmed the JIT. That
+ * keeps the whole bench near a minute.
+ */
+const BUDGET_MS = 2_000;
+const MIN_ROUNDS = 3;
+const MAX_ROUNDS = 200;
+const WARM_UP_BELOW_CHARS = 200_000;
+
+const withGfm = unified().use(remarkParse).use(remarkGfm);
+const withoutGfm = unified().use(remarkParse);
+
+type Runner = (text: string) => unknown;
+const RUNNERS: [string, Runner][] = [
+  ['analyze', (t) => analyzePlan(t, 'PLAN.md')],
+  ['gfm', (t) => withGfm.parse(t)],
+  ['plain', (t) => withoutGfm.parse(t)],
+];
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+function timeOnce(run: Runner, text: string): number {
+  const start = process.hrtime.bigint();
+  run(text);
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** Median milliseconds per runner for one text; the runners take turns so drift hits all. */
+function measure(text: string): Record<string, number> {
+  if (text.length < WARM_UP_BELOW_CHARS) for (const [, run] of RUNNERS) for (let i = 0; i < 2; i++) run(text);
+  const samples: Record<string, number[]> = Object.fromEntries(RUNNERS.map(([name]) => [name, []]));
+  let spent = 0;
+  for (let round = 0; round < MAX_ROUNDS && (round < MIN_ROUNDS || spent < BUDGET_MS); round++) {
+    for (const [name, run] of RUNNERS) {
+      const ms = timeOnce(run, text);
+      spent += ms;
+      samples[name]?.push(ms);
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, median(list)]));
+}
+
+const fmt = (ms: number): string => (ms < 1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(2) : ms.toFixed(0));
+const times = (x: number): string => `${x.toFixed(2)}x`;
+
+/** The parse bench table. */
+export default async function parseBench(): Promise<BenchTable> {
+  const results = SIZES.map((items) => {
+    const text = generatePlan(items);
+    return { items, kib: text.length / 1024, ...measure(text) } as { items: number; kib: number } & Record<string, number>;
+  });
+  const rows = results.map((r) => [
+    r.items,
+    r.kib.toFixed(1),
+    fmt(r.analyze as number),
+    fmt(r.gfm as number),
+    fmt(r.plain as number),
+    times((r.analyze as number) / (r.gfm as number)),
+    times((r.analyze as number) / (r.plain as number)),
+  ]);
+  const at = (n: number) => results.find((r) => r.items === n) as Record<string, number>;
+  const growth = (at(10_000).analyze as number) / (at(1_000).analyze as number);
+  const gfmGrowth = (at(10_000).gfm as number) / (at(1_000).gfm as number);
+  const worstOverhead = Math.max(...results.filter((r) => r.items >= 100).map((r) => (r.analyze as number) / (r.gfm as number)));
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  return {
+    title: 'Plan parse + validate (analyzePlan) vs bare remark',
+    columns: ['items', 'KiB', 'analyze ms', 'remark+gfm ms', 'remark ms', 'ratio vs remark+gfm', 'ratio vs remark'],
+    rows,
+    notes: [
+      `Median of interleaved rounds after warm-up; plans from bench/plans.ts (seed 1). Node ${process.version}.`,
+      `Overhead target <= ${OVERHEAD_TARGET}x over remark+gfm (sizes >= 100; 10 items is fixed-cost noise): worst ${times(worstOverhead)} — ${verdict(worstOverhead <= OVERHEAD_TARGET)}.`,
+      `Growth 1,000 -> 10,000 items: analyze ${times(growth)} (remark+gfm alone ${times(gfmGrowth)}); target <= ${GROWTH_TARGET}x — ${verdict(growth <= GROWTH_TARGET)}.`,
+    ],
+  };
+}
