@@ -88,6 +88,9 @@ describe('leopold run', () => {
     rmSync(join(root, '.leopold', 'STOP'));
     expect(leopold(bin, root, ['run', 'start']).code).toBe(0);
     expect(state(root)).toMatchObject({ active: true, engine: 'session', stop_reason: null, finished_at: null });
+    // Finishing while the kill switch is raised records it as the reason.
+    leopold(bin, root, ['run', 'stop']);
+    expect(leopold(bin, root, ['run', 'finish']).stdout).toMatch(/^Leopold run ended: kill_switch/);
   });
 
   it('finish prints nothing about decisions when none were made, and ignores earlier runs', () => {

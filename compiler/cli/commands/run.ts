@@ -72,7 +72,9 @@ export async function finishRun(
   const state = await updateState(dir, (current) => {
     wasActive = current?.active === true;
     if (!current) throw new LeopoldError('state.json became unreadable while finishing the run');
-    return wasActive ? finishedState(current, now(), reason) : current;
+    // Finishing under a raised kill switch is a kill_switch stop unless told otherwise.
+    const why = reason ?? (existsSync(join(dir, KILL_SWITCH)) ? 'kill_switch' : null);
+    return wasActive ? finishedState(current, now(), why) : current;
   });
   if (!wasActive) return null;
   await recordEvents(dir, [{ event: 'finish', reason: state.stop_reason, iteration: state.iteration }], now);
