@@ -1,0 +1,59 @@
+import { LeopoldError, sortDiagnostics, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { HostContractRule } from './rule.js';
+import { parseScript } from './script.js';
+import { checkAbsentGlobals } from './rules/absent-globals.js';
+import { checkControlCharacters } from './rules/control-characters.js';
+import { checkDynamicImport } from './rules/dynamic-import.js';
+import { checkForbiddenGlobals } from './rules/forbidden-globals.js';
+import { checkImportExport } from './rules/import-export.js';
+import { checkMeta } from './rules/meta.js';
+import { checkReplayDeterminism } from './rules/replay-determinism.js';
+import { checkReservedIdentifier } from './rules/reserved-identifier.js';
+import { checkSemicolons } from './rules/semicolons.js';
+import { checkSize } from './rules/size.js';
+import { checkSyntax } from './rules/syntax.js';
+
+export { HOST_CONTRACT_CODES, type HostContractCode } from './codes.js';
+export { HOST_SCRIPT_MAX_BYTES } from './rules/size.js';
+export { WorkflowMetaSchema, type WorkflowMeta } from './rules/meta.js';
+export { FORBIDDEN_GLOBALS } from './rules/forbidden-globals.js';
+export { ABSENT_GLOBALS } from './rules/absent-globals.js';
+
+/** Every rule of CLAUDE-CODE.md §1–2, in the order the contract states them. */
+const RULES: readonly HostContractRule[] = [
+  checkSize,
+  checkControlCharacters,
+  checkSyntax,
+  checkMeta,
+  checkImportExport,
+  checkDynamicImport,
+  checkReservedIdentifier,
+  checkForbiddenGlobals,
+  checkAbsentGlobals,
+  checkReplayDeterminism,
+  checkSemicolons,
+];
+
+/** Every host-contract violation in an emitted workflow script, sorted; empty when it complies. */
+export function checkWorkflowScript(source: string, file: string): Diagnostic[] {
+  const script = parseScript(source, file);
+  return sortDiagnostics(RULES.flatMap((rule) => rule(script)));
+}
+
+/**
+ * Throws a LeopoldError listing every violation when the script breaks the host contract.
+ * `leopold compile` runs it on every emit: a violation there is a compiler bug.
+ */
+export function assertWorkflowScript(source: string, file: string): void {
+  const violations = checkWorkflowScript(source, file);
+  const first = violations[0];
+  if (!first) return;
+  const listing = violations.map((v) => `  ${v.file}:${v.line}:${v.column}: ${v.code}: ${v.message}`).join('\n');
+  const count = violations.length === 1 ? '1 violation' : `${violations.length} violations`;
+  throw new LeopoldError(
+    `the emitted workflow script breaks the Claude Code host contract (CLAUDE-CODE.md §1–2), ${count}; this is a Leopold bug, please report it:\n${listing}`,
+    first.file,
+    first.line,
+    first.column,
+  );
+}
