@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { withLock, type LockOptions } from '../fs/lock.js';
@@ -35,6 +35,14 @@ export function planAppend(existing: string | undefined, entries: readonly Decis
   return { text, numbers };
 }
 
+// writeFileAtomic's temp files for DECISIONS.md. Only the lock holder writes one, so any
+// found while we hold the lock was left by a writer killed mid-append: litter, not data.
+function removeDeadTemps(leopoldDir: string): void {
+  for (const name of readdirSync(leopoldDir)) {
+    if (name.startsWith(`.${DECISIONS_FILE}.`) && name.endsWith('.tmp')) rmSync(join(leopoldDir, name), { force: true });
+  }
+}
+
 function readIfPresent(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
@@ -64,6 +72,7 @@ export async function appendDecisions(
   return withLock(
     join(leopoldDir, DECISIONS_LOCK),
     () => {
+      removeDeadTemps(leopoldDir);
       const planned = planAppend(readIfPresent(path), parsed, now());
       writeFileAtomic(path, planned.text);
       return planned.numbers;

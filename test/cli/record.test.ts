@@ -1,0 +1,119 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readDecisions } from '../../runtime/decisions/index.js';
+import { builtLeopold } from './record-binary.js';
+
+let bin: string;
+let project: string;
+
+beforeAll(async () => {
+  bin = await builtLeopold();
+});
+
+beforeEach(() => {
+  project = mkdtempSync(join(tmpdir(), 'leopold-record-'));
+  mkdirSync(join(project, '.leopold'));
+});
+
+function record(input: unknown, options: { cwd?: string; args?: string[] } = {}) {
+  const result = spawnSync(process.execPath, [bin, 'record', ...(options.args ?? [])], {
+    cwd: options.cwd ?? project,
+    input: typeof input === 'string' ? input : JSON.stringify(input),
+    encoding: 'utf8',
+  });
+  return { code: result.status, ack: result.stdout === '' ? undefined : (JSON.parse(result.stdout) as Record<string, unknown>), stdout: result.stdout, stderr: result.stderr };
+}
+
+const DECISION = {
+  title: 'Keep refunded invoices',
+  fork: 'escalation',
+  item: 4,
+  persona: { name: 'Ada Park', role: 'Billing Operations Lead', expertise: ['invoicing'] },
+  class: 'reversible',
+  charter: 'Never hide money movements.',
+  decision: 'Include them with a status column.',
+  why: 'completeness',
+  reversal: 'Filter status=refunded.',
+  turn: 3,
+};
+
+const decisionsFile = () => join(project, '.leopold', 'DECISIONS.md');
+
+describe('leopold record', () => {
+  it('appends decisions and events and prints the ack on one line', () => {
+    const result = record({ decisions: [DECISION, { title: 'Formatted', mechanical: true }], events: [{ event: 'start', item: 4 }] });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe('{"ok":true,"numbers":[1,2],"path":".leopold/DECISIONS.md"}\n');
+    const text = readFileSync(decisionsFile(), 'utf8');
+    expect(text).toMatch(/^# Decisions\n\n## D1 — Keep refunded invoices {3}\(turn 3, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\nPersona: {5}Ada Park — Billing Operations Lead \(invoicing\)\n/);
+    expect(readDecisions(text).map((r) => r.n)).toEqual([1, 2]);
+    const events = readFileSync(join(project, '.leopold', 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events).toEqual([{ ts: expect.stringMatching(/Z$/), event: 'start', item: 4 }]);
+  });
+
+  it('continues numbering across separate runs', () => {
+    expect(record({ decisions: [DECISION, DECISION] }).ack).toEqual({ ok: true, numbers: [1, 2], path: '.leopold/DECISIONS.md' });
+    expect(record({ decisions: [{ title: 'later', mechanical: true }] }).ack).toEqual({ ok: true, numbers: [3], path: '.leopold/DECISIONS.md' });
+    expect(record({ decisions: [DECISION] }).ack).toMatchObject({ numbers: [4] });
+    expect(readDecisions(readFileSync(decisionsFile(), 'utf8')).map((r) => r.n)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('accepts --base64 and finds .leopold/ from a subdirectory', () => {
+    const sub = join(project, 'src', 'deep');
+    mkdirSync(sub, { recursive: true });
+    const payload = Buffer.from(JSON.stringify({ decisions: [DECISION] })).toString('base64');
+    expect(record('', { cwd: sub, args: ['--base64', payload] })).toMatchObject({ code: 0, ack: { ok: true, numbers: [1], path: '.leopold/DECISIONS.md' } });
+    expect(existsSync(decisionsFile())).toBe(true);
+  });
+
+  it('records events alone with no decision numbers', () => {
+    expect(record({ events: [{ event: 'tick' }] })).toMatchObject({ code: 0, ack: { ok: true, numbers: [] } });
+    expect(existsSync(decisionsFile())).toBe(false);
+  });
+
+  it('refuses irreversible + silent with exit 1 and writes nothing at all', () => {
+    record({ decisions: [DECISION] });
+    const before = readFileSync(decisionsFile(), 'utf8');
+    const result = record({
+      decisions: [DECISION, { ...DECISION, title: 'Drop the orders table', class: 'irreversible', charter: 'Silent' }],
+      events: [{ event: 'should-not-appear' }],
+    });
+    expect(result.code).toBe(1);
+    expect(result.ack).toEqual({ ok: false, error: expect.stringContaining('stop and ask the user instead') });
+    expect(result.ack?.error).toContain('Drop the orders table');
+    expect(readFileSync(decisionsFile(), 'utf8')).toBe(before);
+    expect(existsSync(join(project, '.leopold', 'events.jsonl'))).toBe(false);
+    expect(readdirSync(join(project, '.leopold')).sort()).toEqual(['DECISIONS.md']);
+  });
+
+  it.each([
+    ['bad JSON', '{"decisions": [', /not valid JSON/],
+    ['empty input', '', /no input/],
+    ['a schema failure', { decisions: [{ title: 'x', class: 'sometimes' }] }, /decisions\.0\.class/],
+    ['a missing field', { decisions: [{ title: 'x', class: 'reversible' }] }, /charter is required unless the decision is mechanical/],
+    ['an unknown fork', { decisions: [{ ...DECISION, fork: 'whim' }] }, /decisions\.0\.fork/],
+    ['nothing to record', {}, /nothing to record/],
+    ['an event without a name', { events: [{ item: 1 }] }, /events\.0\.event/],
+  ])('answers %s with ok:false and exit 2', (_label, input, error) => {
+    const result = record(input);
+    expect(result.code).toBe(2);
+    expect(result.ack).toEqual({ ok: false, error: expect.stringMatching(error) });
+    expect(readdirSync(join(project, '.leopold'))).toEqual([]);
+  });
+
+  it('answers exit 2 when there is no .leopold/ above the working directory', () => {
+    const bare = mkdtempSync(join(tmpdir(), 'leopold-bare-'));
+    const result = record({ decisions: [DECISION] }, { cwd: bare });
+    expect(result.code).toBe(2);
+    expect(result.ack).toEqual({ ok: false, error: expect.stringContaining('no .leopold/ directory') });
+  });
+
+  it('answers --help', () => {
+    const result = spawnSync(process.execPath, [bin, 'record', '--help'], { encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('--base64 <text>');
+  });
+});
