@@ -7,21 +7,49 @@
  * errs towards reporting an overlap, since it only warns.
  */
 export function globsOverlap(a: string, b: string): boolean {
-  const left = expandBraces(a).map(compileGlob);
-  const right = expandBraces(b).map(compileGlob);
-  return left.some((p) => right.some((q) => pathsIntersect(p, q)));
+  return writeGlobsOverlap(compileWriteGlob(a), compileWriteGlob(b));
 }
 
-/** The first segment of a glob when it is a plain name, else null (it could match any). */
-export function literalHead(glob: string): string | null {
-  const head = normalize(glob)[0];
-  return head !== undefined && !/[*?[\]{}\\]/.test(head) ? head : null;
+/** A `@writes` glob compiled once: one path pattern per brace alternative. */
+export interface WriteGlob {
+  text: string;
+  alternatives: PathPattern[];
+}
+
+/** One brace-free alternative: its segments, and the plain-name segments it starts with. */
+export interface PathPattern {
+  segments: Segment[];
+  /**
+   * The leading segments without any wildcard. Two patterns can only match a common path
+   * when one's literal prefix is a prefix of the other's, which lets callers index them.
+   */
+  literalPrefix: string[];
+}
+
+/** Compiles a glob for repeated overlap tests. */
+export function compileWriteGlob(text: string): WriteGlob {
+  return {
+    text,
+    alternatives: expandBraces(text).map((alternative) => {
+      const names = normalize(alternative);
+      const firstWild = names.findIndex((name) => /[*?[\\]/.test(name));
+      return {
+        segments: names.map((name) => (name === '**' ? GLOBSTAR : tokenize(name))),
+        literalPrefix: firstWild === -1 ? names : names.slice(0, firstWild),
+      };
+    }),
+  };
+}
+
+/** Whether two compiled globs can match a common path. */
+export function writeGlobsOverlap(a: WriteGlob, b: WriteGlob): boolean {
+  return a.alternatives.some((p) => b.alternatives.some((q) => pathsIntersect(p.segments, q.segments)));
 }
 
 const GLOBSTAR = Symbol('globstar');
 type CharClass = { negated: boolean; ranges: [number, number][] };
 type Token = 'star' | CharClass;
-type Segment = typeof GLOBSTAR | Token[];
+export type Segment = typeof GLOBSTAR | Token[];
 
 // Brace alternatives multiply; past this many a pattern is compared on the first ones only.
 const MAX_ALTERNATIVES = 256;
@@ -74,10 +102,6 @@ function normalize(glob: string): string[] {
   const segments = trimmed.split('/').filter((segment) => segment !== '' && segment !== '.');
   if (trimmed.endsWith('/')) segments.push('**');
   return segments;
-}
-
-function compileGlob(glob: string): Segment[] {
-  return normalize(glob).map((segment) => (segment === '**' ? GLOBSTAR : tokenize(segment)));
 }
 
 const ANY_CHAR: CharClass = { negated: true, ranges: [] };

@@ -9,7 +9,7 @@ import { checkContext } from './context.js';
  */
 export { buildGraph, type PlanDag, type PlanEdge, type PlanGraph } from './build-graph.js';
 export { checkContext, type Check, type CheckContext } from './context.js';
-export { globsOverlap } from './glob-overlap.js';
+export { compileWriteGlob, globsOverlap, writeGlobsOverlap, type WriteGlob } from './glob-overlap.js';
 export { findLoops, type Loop } from './loops.js';
 export { emittedKeysOf, runsCommand, statusWordsOf } from './node-facts.js';
 export { doneIndices, reachableFrom, type Reach } from './reachability.js';

@@ -113,6 +113,27 @@ describe('write-scope-overlap', () => {
     ]);
   });
 
+  it('warns once per item, naming the first earlier scope it overlaps', () => {
+    const ir = plan([{ text: 'A', writes: ['src/**'] }, { text: 'B', writes: ['src/**'] }, { text: 'C', writes: ['src/x', 'src/**'] }]);
+    expect(checkPlan(ir).map((d) => [d.line, d.items, d.message])).toEqual([
+      [5, [1, 2], `item 1 ("A") (@writes src/**) and item 2 ("B") (@writes src/**) are both in wave 1 and ${EXPECTED}`],
+      [7, [1, 3], `item 1 ("A") (@writes src/**) and item 3 ("C") (@writes src/x) are both in wave 1 and ${EXPECTED}`],
+    ]);
+  });
+
+  it('finds overlaps with deeper and shallower literal prefixes, and none between sibling directories', () => {
+    const ir = plan([
+      { text: 'Deep', writes: ['src/a/b.ts'] },
+      { text: 'Sibling', writes: ['src/part-2/**', 'test/part-2.test.ts'] },
+      { text: 'Wide', writes: ['src/{a,c}/**'] },
+      { text: 'Mid', writes: ['src/*/x.ts'] },
+    ]);
+    expect(checkPlan(ir).map((d) => d.message)).toEqual([
+      `item 1 ("Deep") (@writes src/a/b.ts) and item 3 ("Wide") (@writes src/{a,c}/**) are both in wave 1 and ${EXPECTED}`,
+      `item 2 ("Sibling") (@writes src/part-2/**) and item 4 ("Mid") (@writes src/*/x.ts) are both in wave 1 and ${EXPECTED}`,
+    ]);
+  });
+
   it('names the wave it found the overlap in', () => {
     const ir = plan([{ text: 'A' }, { text: 'B', after: [1], writes: ['x/*'] }, { text: 'C', after: [1], writes: ['x/y'] }]);
     expect(checkPlan(ir).map((d) => d.message)).toEqual([
