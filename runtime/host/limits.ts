@@ -1,0 +1,37 @@
+/**
+ * The host's numeric limits (CLAUDE-CODE.md §1–3), named once. The stand-in's own choices
+ * (virtual agent duration, default token cost) are marked as such.
+ */
+
+/** §1: a workflow script holds at most this many UTF-8 bytes, as given. */
+export const MAX_SCRIPT_BYTES = 524_288;
+
+/** §2: one synchronous slice of the script may run this long. */
+export const SLICE_MS = 30_000;
+
+/** §2: arrays crossing the boundary (args, parallel/pipeline inputs, results) hold at most this many elements. */
+export const MAX_BOUNDARY_ARRAY = 4_096;
+
+/** §3: agents running at once. */
+export const MAX_CONCURRENT_AGENTS = 16;
+
+/** §3: agents per run; the next call throws. */
+export const MAX_AGENTS_PER_RUN = 1_000;
+
+/** §3: structured output is retried this many times after the first attempt, then agent() throws. */
+export const STRUCTURED_OUTPUT_RETRIES = 5;
+
+/** §3: progress lines kept (the most recent ones). */
+export const MAX_LOG_LINES = 1_000;
+
+/** §3: the run's result is shown truncated to this many characters. */
+export const RESULT_PREVIEW_CHARS = 8_000;
+
+/** Stand-in choice: tokens an agent answer costs when the answer script names no cost. */
+export const DEFAULT_TOKENS_PER_ANSWER = 1_000;
+
+/** Stand-in choice: every agent runs this long on the virtual clock. */
+export const AGENT_VIRTUAL_MS = 1_000;
+
+/** Stand-in choice: the wall-clock limit of a whole run unless the caller sets one. */
+export const DEFAULT_RUN_TIMEOUT_MS = 60_000;
