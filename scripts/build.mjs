@@ -1,11 +1,19 @@
-// Builds dist/: one bundled ESM file per entry point, so `leopold` and the hooks start
-// without resolving node_modules at run time. Output is deterministic (no timestamps).
+// Builds dist/: one bundled ESM file per CLI entry point, so `leopold` and the hooks start
+// without resolving node_modules at run time, and the workflow runtime that `leopold
+// compile` embeds in every emitted script. Output is deterministic (no timestamps).
 import { build } from 'esbuild';
 import { chmodSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Paths in esbuild's output comments are relative to this; pin it so the bytes never
+// depend on where the checkout lives or where the build was started.
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const entries = [{ in: 'compiler/cli/bin.ts', out: 'leopold' }];
 
 await build({
+  absWorkingDir: root,
   entryPoints: entries,
   outdir: 'dist',
   bundle: true,
@@ -20,4 +28,25 @@ await build({
     js: "#!/usr/bin/env node\nimport { createRequire as __leopoldCreateRequire } from 'node:module';\nconst require = __leopoldCreateRequire(import.meta.url);",
   },
 });
-for (const e of entries) chmodSync(`dist/${e.out}.js`, 0o755);
+for (const e of entries) chmodSync(resolve(root, `dist/${e.out}.js`), 0o755);
+
+// The workflow runtime, bundled ONCE here: templates/workflow/entry.ts + runtime/workflow as
+// one IIFE assigning `leopoldWorkflow`. `leopold compile` reads it from beside dist/leopold.js
+// and embeds it after the plan; it must meet CLAUDE-CODE.md §1–2 (no imports, no node
+// globals), which compile's static check asserts on every emit. Not minified, so the
+// emitted script stays reviewable.
+await build({
+  absWorkingDir: root,
+  entryPoints: ['templates/workflow/entry.ts'],
+  outfile: 'dist/workflow-runtime.js',
+  bundle: true,
+  platform: 'neutral',
+  format: 'iife',
+  globalName: 'leopoldWorkflow',
+  target: 'es2022',
+  minify: false,
+  sourcemap: false,
+  legalComments: 'none',
+  charset: 'ascii',
+  logLevel: 'warning',
+});

@@ -1,0 +1,10 @@
+/**
+ * The slice of Claude Code's workflow globals (CLAUDE-CODE.md §2–3) the loop calls. The
+ * entry (templates/workflow/entry.ts) hands the real globals in, so the loop itself never
+ * names a global and unit tests can pass plain functions.
+ */
+export interface WorkflowHost {
+  agent(prompt: string, options?: Record<string, unknown>): Promise<unknown>;
+  phase(title: string): void;
+  log(message: string): void;
+}
