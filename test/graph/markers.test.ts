@@ -109,6 +109,22 @@ describe('orphan-marker and unknown-marker', () => {
   });
 });
 
+describe('unknown-marker on a @node kind line', () => {
+  it('names the unknown kind, or its absence, and the kinds there are', () => {
+    const bad = (line: number, text: string, item: number) => ({
+      ...stray('unknown', 'node', line, item),
+      text,
+      span: { line, column: 3, endLine: line, endColumn: 3 + text.length },
+    });
+    const ir = plan([{ text: 'A' }, { text: 'B' }], { strays: [bad(4, '@node', 1), bad(5, '@node robot arm', 2)] });
+    const kinds = 'expected @node work, gate, verify, tool, human or feedback';
+    expect(checkPlan(ir)).toEqual([
+      diag('unknown-marker', 'warning', [4, 3, 4, 8], `unknown kind in "@node" under item 1 ("A") was ignored; ${kinds}`, [1]),
+      diag('unknown-marker', 'warning', [5, 3, 5, 18], `unknown kind "robot" in "@node robot arm" under item 2 ("B") was ignored; ${kinds}`, [2]),
+    ]);
+  });
+});
+
 describe('numbering-changed', () => {
   const NOTE = 'expected the same lines, so (after: N) written for the old numbers may now name other items';
 

@@ -1,7 +1,13 @@
 import { diagnostic, itemName, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { NODE_KINDS, type StrayMarker } from '../../../runtime/plan/schema.js';
 import type { CheckContext } from '../context.js';
 
-/** `unknown-marker`: an `@word` marker line the plan language does not define. */
+const KIND_CHOICES = `@node ${NODE_KINDS.slice(0, -1).join(', ')} or ${NODE_KINDS[NODE_KINDS.length - 1]}`;
+
+/**
+ * `unknown-marker`: an `@word` marker line the plan language does not define, or a
+ * `@node` kind line whose kind it does not define (the word is known, so say which kind).
+ */
 export function unknownMarkers(ctx: CheckContext): Diagnostic[] {
   return ctx.ir.strays
     .filter((stray) => stray.reason === 'unknown')
@@ -12,8 +18,22 @@ export function unknownMarkers(ctx: CheckContext): Diagnostic[] {
         'unknown-marker',
         ctx.ir.file,
         stray.span,
-        `unknown marker "@${stray.name}"${where} was ignored; expected a known marker`,
+        `${whatIsUnknown(stray)}${where} was ignored; ${expected(stray)}`,
         owner ? [owner.index] : [],
       );
     });
+}
+
+function isKindLine(stray: StrayMarker): boolean {
+  return stray.name === 'node';
+}
+
+function whatIsUnknown(stray: StrayMarker): string {
+  if (!isKindLine(stray)) return `unknown marker "@${stray.name}"`;
+  const kind = /^@node\s+(\S+)/i.exec(stray.text)?.[1];
+  return kind === undefined ? `unknown kind in "${stray.text}"` : `unknown kind "${kind}" in "${stray.text}"`;
+}
+
+function expected(stray: StrayMarker): string {
+  return isKindLine(stray) ? `expected ${KIND_CHOICES}` : 'expected a known marker';
 }
