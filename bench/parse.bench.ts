@@ -68,6 +68,7 @@ const times = (x: number): string => `${x.toFixed(2)}x`;
 export default async function parseBench(): Promise<BenchTable> {
   const results = SIZES.map((items) => {
     const text = generatePlan(items);
+    process.stderr.write(`parse bench: ${items} items (${(text.length / 1024).toFixed(0)} KiB)…\n`);
     return { items, kib: text.length / 1024, ...measure(text) } as { items: number; kib: number } & Record<string, number>;
   });
   const rows = results.map((r) => [
