@@ -90,7 +90,7 @@ export function loadWorkflowScript(source: string, file: string, staticCheck?: S
 
   let program: acorn.Program;
   try {
-    program = acorn.parse(text, PARSE_OPTIONS);
+    program = parseApart(text);
   } catch (error) {
     const { loc } = error as { loc?: acorn.Position };
     const message = (error as Error).message.replace(/ \(\d+:\d+\)$/, '');
@@ -127,4 +127,38 @@ export function loadWorkflowScript(source: string, file: string, staticCheck?: S
   const metaStatement = first as acorn.Node;
   const blank = text.slice(metaStatement.start, metaStatement.end).replace(/[^\n]/g, ' ');
   return { meta, body: text.slice(0, metaStatement.start) + blank + text.slice(metaStatement.end) };
+}
+
+/**
+ * Parses the file as a module. The body runs apart from meta, so a body declaring its own
+ * top-level `meta` is valid in the host though one module scope refuses it: then the meta
+ * statement's name is swapped for an unused one of the same length (positions stay true)
+ * and put back in the AST.
+ */
+function parseApart(text: string): acorn.Program {
+  try {
+    return acorn.parse(text, PARSE_OPTIONS);
+  } catch (error) {
+    if (!(error as Error).message.startsWith("Identifier 'meta' has already been declared")) throw error;
+    const offset = leadingMetaNameOffset(text);
+    const stand = Array.from({ length: 100 }, (_, i) => `$m${String(i).padStart(2, '0')}`).find((name) => !text.includes(name));
+    if (offset === null || !stand) throw error;
+    const program = acorn.parse(text.slice(0, offset) + stand + text.slice(offset + 4), PARSE_OPTIONS);
+    const first = program.body[0];
+    if (first?.type === 'ExportNamedDeclaration' && first.declaration?.type === 'VariableDeclaration') {
+      for (const declarator of first.declaration.declarations) {
+        if (declarator.id.type === 'Identifier' && declarator.id.start === offset) declarator.id.name = 'meta';
+      }
+    }
+    return program;
+  }
+}
+
+/** Offset of `meta` in a leading `export const meta`, else null. */
+function leadingMetaNameOffset(text: string): number | null {
+  const tokens = acorn.tokenizer(text, PARSE_OPTIONS);
+  const value = (token: acorn.Token) => (token as acorn.Token & { value?: unknown }).value;
+  const [exportToken, kindToken, nameToken] = [tokens.getToken(), tokens.getToken(), tokens.getToken()];
+  const isMeta = value(exportToken) === 'export' && value(kindToken) === 'const' && value(nameToken) === 'meta' && nameToken.end - nameToken.start === 4;
+  return isMeta ? nameToken.start : null;
 }

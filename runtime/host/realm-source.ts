@@ -235,7 +235,10 @@ export const REALM_BOOTSTRAP = String.raw`(function installWorkflowHost(bridge, 
   const names = getOwnPropertyNames(G);
   for (let i = 0; i < names.length; i++) {
     const value = G[names[i]];
-    if (typeof value === 'function' && value.prototype !== null && typeof value.prototype === 'object') freeze(value.prototype);
+    if (typeof value !== 'function') continue;
+    const prototype = value.prototype;
+    // Function.prototype is itself a function.
+    if (prototype !== null && (typeof prototype === 'object' || typeof prototype === 'function')) freeze(prototype);
   }
   const hidden = [
     getPrototypeOf(Uint8Array),
