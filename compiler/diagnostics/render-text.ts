@@ -38,8 +38,8 @@ function oneLine(text: string): string {
 
 /**
  * The lines of the span with a gutter and a `^^^` underline from column to endColumn.
- * Columns count UTF-16 units (unist); the underline counts code points so it lines up under
- * non-BMP characters, and copies tabs from the source so it lines up under tabbed text.
+ * Columns count UTF-16 units (unist); the underline counts terminal cells per grapheme so it
+ * lines up under accents, CJK and emoji, and copies tabs so it lines up under tabbed text.
  */
 export function codeFrame(source: string, span: Pick<Diagnostic, 'line' | 'column' | 'endLine' | 'endColumn'>): string[] {
   // Positions count from after the BOM (editors never show it as a column).
@@ -67,12 +67,40 @@ function printable(line: string): string {
   return line.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, '\uFFFD');
 }
 
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * Terminal columns of one grapheme: 2 for East Asian wide/fullwidth characters and emoji, 1
+ * otherwise (combining marks belong to their base character). Approximate, like every
+ * terminal's own table, but right for the scripts and emoji plans actually contain.
+ */
+function cellWidth(grapheme: string): number {
+  const code = grapheme.codePointAt(0) ?? 0;
+  if (/\p{Extended_Pictographic}/u.test(grapheme) && (grapheme.includes('\uFE0F') || code >= 0x1f000)) return 2;
+  const wide =
+    (code >= 0x1100 && code <= 0x115f) ||
+    (code >= 0x2e80 && code <= 0x303e) ||
+    (code >= 0x3041 && code <= 0x33ff) ||
+    (code >= 0x3400 && code <= 0x4dbf) ||
+    (code >= 0x4e00 && code <= 0x9fff) ||
+    (code >= 0xa000 && code <= 0xa4cf) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff00 && code <= 0xff60) ||
+    (code >= 0xffe0 && code <= 0xffe6) ||
+    (code >= 0x20000 && code <= 0x3fffd);
+  return wide ? 2 : 1;
+}
+
 function underline(line: string, from: number, to: number): string {
-  const before = [...line.slice(0, Math.max(0, from - 1))];
-  const inside = [...line.slice(Math.max(0, from - 1), Math.max(0, to - 1))];
-  const pad = before.map((ch) => (ch === '\t' ? '\t' : ' ')).join('');
-  const count = Math.max(1, inside.length);
+  const start = Math.max(0, from - 1);
+  const before = [...graphemes.segment(line.slice(0, start))].map((g) => g.segment);
+  const inside = [...graphemes.segment(line.slice(start, Math.max(start, to - 1)))].map((g) => g.segment);
+  // Tabs are copied so the caret lands where the terminal put the text after them.
+  const pad = before.map((g) => (g === '\t' ? '\t' : ' '.repeat(cellWidth(g)))).join('');
+  const count = Math.max(1, inside.reduce((n, g) => n + (g === '\t' ? 1 : cellWidth(g)), 0));
   // A zero-width span at the end of a line still gets one caret so the reader sees where.
-  if (from - 1 > line.length) return `${pad}^`;
+  if (start > line.length) return `${pad}^`;
   return `${pad}${'^'.repeat(count)}`;
 }

@@ -52,12 +52,15 @@ describe('renderText', () => {
     expect(out).toEqual(['  1 | -\t[ ]\t@on x -> 0', '    |  \t   \t^^^^^^^^^^']);
   });
 
-  it('counts code points, not UTF-16 units, under astral and accented text', () => {
-    // "🚀" is two UTF-16 units; the span covers "@x" after it.
-    const line = '- [ ] 🚀 é @x';
+  it('counts terminal cells, not UTF-16 units, under emoji, combining accents and CJK', () => {
+    // "🚀" is two UTF-16 units and two cells; "e\u0301" two units, one cell; "日本" four cells.
+    const line = '- [ ] 🚀 e\u0301 日本 @x';
     const col = line.indexOf('@x') + 1;
     const out = codeFrame(`${line}\n`, span(1, col, 1, col + 2));
-    expect(out).toEqual([`  1 | ${line}`, `    | ${' '.repeat([...line.slice(0, col - 1)].length)}^^`]);
+    expect(out).toEqual([`  1 | ${line}`, `    | ${' '.repeat(6 + 2 + 1 + 1 + 1 + 4 + 1)}^^`]);
+    // A span over wide text underlines every cell of it.
+    const cjk = codeFrame('見出し x\n', span(1, 1, 1, 4));
+    expect(cjk).toEqual(['  1 | 見出し x', '    | ^^^^^^']);
   });
 
   it('draws multi-line spans with a wide gutter, capped at three lines', () => {
