@@ -277,5 +277,5 @@ export const REALM_BOOTSTRAP = String.raw`(function installWorkflowHost(bridge, 
     });
   }
 
-  return freeze({ settle: settle, fireTimer: fireTimer, describe: function (error) { return jsonStringify(describeError(error)); } });
+  return freeze({ settle: settle, fireTimer: fireTimer });
 })`;
