@@ -63,7 +63,6 @@ export function parsePlan(text: string, file: string): PlanIR {
   // 3. Kind is settled only now (a kind line may override the item line), so is the command.
   for (const item of items) {
     if (item.kind === 'tool') {
-      item.label = null;
       item.command = toolCommands.get(item.index) ?? toolCommand(item.text);
     }
   }

@@ -99,9 +99,11 @@ export function readItemLine(source: SourceText, item: TaskListItem): ItemLine {
     line.kind = (kind[1] as string).toLowerCase() as NodeKind;
     line.kindSpan = spanAt(cursor, KIND.lastIndex);
     cursor = skipWhitespace(content, KIND.lastIndex);
-    // A tool's text is its command, so a word after @tool is never taken as a label.
-    if (line.kind !== 'tool' && cursor > KIND.lastIndex) {
-      const label = matchAt(EXPLICIT_LABEL, content, cursor) ?? matchAt(BARE_LABEL, content, cursor);
+    // A tool's text is its command, so only an explicit `name:` is a label after @tool;
+    // a bare word there is the start of the command (`@tool make all`).
+    if (cursor > KIND.lastIndex) {
+      const label =
+        matchAt(EXPLICIT_LABEL, content, cursor) ?? (line.kind === 'tool' ? undefined : matchAt(BARE_LABEL, content, cursor));
       if (label) {
         line.label = label.name;
         cursor = skipWhitespace(content, label.end);

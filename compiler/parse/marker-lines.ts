@@ -67,10 +67,15 @@ export function readMarker(marker: WrittenMarker, anchors: AnchorTable): MarkerM
   }
 }
 
-/** `@gate security`, `@node human ops`, `@tool \`make\``: a kind, a label, or a tool's command. */
+const EXPLICIT_LABEL = /^([A-Za-z0-9_][\w.-]*):(?:\s+|$)/;
+
+/** `@gate security`, `@node human ops`, `@tool deploy: \`make\``: a kind, a label, a tool's command. */
 function readKindLine(kind: NodeKind, rest: string, span: Span): MarkerMeaning {
   if (kind === 'tool') {
-    return { type: 'kind', kind, label: null, command: rest ? toolCommand(rest) : null, span };
+    // As on the item line: only `name:` labels a tool; the rest is its command.
+    const label = EXPLICIT_LABEL.exec(rest);
+    const command = label ? rest.slice(label[0].length) : rest;
+    return { type: 'kind', kind, label: label ? (label[1] as string) : null, command: command ? toolCommand(command) : null, span };
   }
   const word = rest.split(/\s+/)[0]?.replace(/:$/, '') ?? '';
   return { type: 'kind', kind, label: word || null, command: null, span };

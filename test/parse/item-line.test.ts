@@ -159,12 +159,11 @@ describe('kinds and labels', () => {
     ]);
   });
 
-  it('never takes a label on @tool: the text is the command', () => {
+  it('never takes a bare label on @tool: the text is the command', () => {
     const md = [
       '- [ ] @tool `npm test` runs the unit tests',
       '- [ ] @tool npm run lint',
       '- [ ] @tool ci `make check` then `make dist`',
-      '- [ ] @tool deploy: `./deploy.sh --dry-run`',
       '- [ ] @tool',
       '- [ ] @tool {#run}',
       '- [ ] @tool ``echo `nested` ``',
@@ -173,10 +172,18 @@ describe('kinds and labels', () => {
       [null, '`npm test` runs the unit tests', 'npm test'],
       [null, 'npm run lint', 'npm run lint'],
       [null, 'ci `make check` then `make dist`', 'make check'],
-      [null, 'deploy: `./deploy.sh --dry-run`', './deploy.sh --dry-run'],
       [null, '', ''],
       [null, '', ''],
       [null, '``echo `nested` ``', 'echo `nested`'],
+    ]);
+  });
+
+  it('takes an explicit name: label on @tool (SPEC-PLAN: only a bare label is refused)', () => {
+    const md = ['- [ ] @tool deploy: `./deploy.sh --dry-run`', '- [ ] @tool build: make all', '- [ ] @tool lint:'].join('\n');
+    expect(parsePlan(md, 'p').items.map((i) => [i.label, i.text, i.command])).toEqual([
+      ['deploy', '`./deploy.sh --dry-run`', './deploy.sh --dry-run'],
+      ['build', 'make all', 'make all'],
+      ['lint', '', ''],
     ]);
   });
 

@@ -132,11 +132,21 @@ describe('kind lines', () => {
   });
 
   it('takes a @tool line command from the line, else from the item text', () => {
-    const { ir } = plan(['- [ ] Run the tests', '  @tool `npm test`', '- [ ] `make`', '  @tool', '- [ ] nothing here', '  @node tool']);
+    const { ir } = plan([
+      '- [ ] Run the tests',
+      '  @tool `npm test`',
+      '- [ ] `make`',
+      '  @tool',
+      '- [ ] nothing here',
+      '  @node tool',
+      '- [ ] Ship it',
+      '  @node tool deploy: ./deploy.sh',
+    ]);
     expect(ir.items.map((i) => [i.kind, i.label, i.command])).toEqual([
       ['tool', null, 'npm test'],
       ['tool', null, 'make'],
       ['tool', null, 'nothing here'],
+      ['tool', 'deploy', './deploy.sh'],
     ]);
   });
 });
