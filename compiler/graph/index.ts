@@ -1,5 +1,6 @@
 import { sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { PlanIR } from '../../runtime/plan/schema.js';
+import type { PlanGraph } from './build-graph.js';
 import { CHECKS } from './checks/index.js';
 import { checkContext } from './context.js';
 
@@ -17,6 +18,16 @@ export { wavesOf } from './waves.js';
 
 /** Runs every graph check over the plan; diagnostics in output order. */
 export function checkPlan(ir: PlanIR): Diagnostic[] {
+  return analyzeGraph(ir).diagnostics;
+}
+
+/** The graph, the sorted diagnostics and the waves from one pass (checkPlan + wavesOf without repeating work). */
+export function analyzeGraph(ir: PlanIR): PlanGraph & { diagnostics: Diagnostic[]; waves: string[][] } {
   const ctx = checkContext(ir);
-  return sortDiagnostics(CHECKS.flatMap((check) => check(ctx)));
+  return {
+    ir,
+    graph: ctx.graph,
+    diagnostics: sortDiagnostics(CHECKS.flatMap((check) => check(ctx))),
+    waves: ctx.waves,
+  };
 }

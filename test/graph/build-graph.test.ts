@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildGraph } from '../../compiler/graph/index.js';
+import { analyzeGraph, buildGraph, checkPlan, wavesOf } from '../../compiler/graph/index.js';
 import { plan } from './factory.js';
 
 describe('buildGraph', () => {
@@ -20,5 +20,14 @@ describe('buildGraph', () => {
       ['i2', 'i3', 'route:1', 'route', 'ok'],
       ['i2', 'i3', 'route:2', 'route', 'exit=1'],
     ]);
+  });
+});
+
+describe('analyzeGraph', () => {
+  it('returns what buildGraph, checkPlan and wavesOf return, from one pass', () => {
+    const ir = plan([{ text: 'A', needs: ['x'] }, { text: 'B', after: [1] }, { text: 'C', on: [['ok', 1]] }]);
+    const all = analyzeGraph(ir);
+    expect([all.ir, all.graph.nodes(), all.diagnostics, all.waves]).toEqual([ir, ['i1', 'i2', 'i3'], checkPlan(ir), wavesOf(ir)]);
+    expect(all.waves).toEqual([['i1', 'i3'], ['i2']]);
   });
 });
