@@ -44,10 +44,11 @@ export function loadBrief(dir: string): Brief {
 
 /**
  * Reads and parses a GUARDRAILS.md file: missing → defaults; unreadable or binary →
- * LeopoldError; bad values → `bad-guardrail` warnings.
+ * LeopoldError; bad values → `bad-guardrail` warnings. `text` is what was read ('' when
+ * missing), so callers can show code frames without reading the file twice.
  */
-export function readGuardrails(path: string): { guardrails: Guardrails; diagnostics: Diagnostic[] } {
+export function readGuardrails(path: string): { guardrails: Guardrails; diagnostics: Diagnostic[]; text: string } {
   const text = readOptionalTextFile(path, 'guardrails file');
-  if (text === '') return { guardrails: DEFAULT_GUARDRAILS, diagnostics: [] };
-  return parseGuardrails(text, path);
+  if (text === '') return { guardrails: DEFAULT_GUARDRAILS, diagnostics: [], text };
+  return { ...parseGuardrails(text, path), text };
 }

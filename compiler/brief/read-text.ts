@@ -10,23 +10,29 @@ export const MAX_TEXT_BYTES = 16 * 1024 * 1024;
  * binary (a NUL byte) or not UTF-8. The BOM is kept so positions stay true to the bytes.
  */
 export function readTextFile(path: string, what = 'file'): string {
+  const shown = displayPath(path);
   let bytes: Buffer;
   try {
     const stat = statSync(path);
-    if (stat.isDirectory()) throw new LeopoldError(`is a directory, expected a ${what}`, path);
-    if (!stat.isFile()) throw new LeopoldError(`is not a regular file, expected a ${what}`, path);
-    if (stat.size > MAX_TEXT_BYTES) throw new LeopoldError(`is ${stat.size} bytes; a ${what} must be under ${MAX_TEXT_BYTES} bytes`, path);
+    if (stat.isDirectory()) throw new LeopoldError(`is a directory, expected a ${what}`, shown);
+    if (!stat.isFile()) throw new LeopoldError(`is not a regular file, expected a ${what}`, shown);
+    if (stat.size > MAX_TEXT_BYTES) throw new LeopoldError(`is ${stat.size} bytes; a ${what} must be under ${MAX_TEXT_BYTES} bytes`, shown);
     bytes = readFileSync(path);
   } catch (error) {
-    throw asLeopoldError(error, path, what);
+    throw asLeopoldError(error, shown, what);
   }
   const nul = bytes.indexOf(0);
-  if (nul !== -1) throw new LeopoldError(`looks binary (NUL byte at offset ${nul}), expected a UTF-8 ${what}`, path);
+  if (nul !== -1) throw new LeopoldError(`looks binary (NUL byte at offset ${nul}), expected a UTF-8 ${what}`, shown);
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    throw new LeopoldError(`is not valid UTF-8 text, expected a UTF-8 ${what}`, path);
+    throw new LeopoldError(`is not valid UTF-8 text, expected a UTF-8 ${what}`, shown);
   }
+}
+
+/** A path safe for a one-line message: control characters (a newline in a name) are escaped. */
+export function displayPath(path: string): string {
+  return /[\u0000-\u001F\u007F]/.test(path) ? JSON.stringify(path) : path;
 }
 
 /** Like readTextFile, but a missing file is the empty string (optional brief files). */

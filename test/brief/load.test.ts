@@ -124,7 +124,7 @@ describe('readGuardrails', () => {
   it('missing file → defaults, no diagnostics; bad values → warnings with the path', () => {
     const dir = join(root, 'guard');
     mkdirSync(dir, { recursive: true });
-    expect(readGuardrails(join(dir, 'GUARDRAILS.md'))).toEqual({ guardrails: DEFAULT_GUARDRAILS, diagnostics: [] });
+    expect(readGuardrails(join(dir, 'GUARDRAILS.md'))).toEqual({ guardrails: DEFAULT_GUARDRAILS, diagnostics: [], text: '' });
     writeFileSync(join(dir, 'GUARDRAILS.md'), 'max_windows: many\n');
     const { diagnostics } = readGuardrails(join(dir, 'GUARDRAILS.md'));
     expect(diagnostics[0]).toMatchObject({ code: 'bad-guardrail', file: join(dir, 'GUARDRAILS.md'), line: 1, column: 14 });

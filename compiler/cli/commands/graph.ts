@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { dirname, join } from 'node:path';
 import { BRIEF_FILES, readGuardrails } from '../../brief/load.js';
 import { GraphOptionsSchema, parseOptions, type GraphOptions } from '../../brief/options.js';
-import { readOptionalTextFile, readTextFile } from '../../brief/read-text.js';
+import { readTextFile } from '../../brief/read-text.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { renderDiagnostics } from '../../diagnostics/render.js';
 import { dot, mermaid, renderGraphJson, type PlanAnalysis } from '../../graph-output/index.js';
@@ -52,7 +52,7 @@ function runGraph(planArg: string | undefined, opts: GraphOptions): number {
   const plain = analyzePlan(text, planPath);
   const analysis: PlanAnalysis = { ...plain, diagnostics: sortDiagnostics([...plain.diagnostics, ...guardrails.diagnostics]) };
   const sources = new Map([[planPath, text]]);
-  if (guardrails.diagnostics.length > 0) sources.set(guardrailsPath, readOptionalTextFile(guardrailsPath, 'guardrails file'));
+  if (guardrails.diagnostics.length > 0) sources.set(guardrailsPath, guardrails.text);
 
   if (opts.json) {
     process.stdout.write(renderGraphJson(analysis));
