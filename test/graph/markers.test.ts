@@ -58,7 +58,7 @@ describe('unroutable-signal', () => {
   it('accepts ok/fail everywhere, pass on judges, emitted keys and the implicit exit of a tool', () => {
     const ir = plan([
       { text: 'W', emit: ['format=json'], on: [['ok', 2], ['fail', 2], ['format=json', 2], ['format!=json', 2]] },
-      { text: 'V', kind: 'verify', on: [['pass', 3]] },
+      { text: 'V', kind: 'verify', on: [['pass', 3], ['FAIL', 3], ['Pass', 3]] },
       { text: 'T', kind: 'tool', on: [['exit=0', 4], ['exit!=0', 4]] },
       { text: 'E' },
     ]);
