@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { CompiledPlanSchema, stableStringify, type CompiledPlan } from './schema.js';
+
+/**
+ * `.leopold/workflow-args.json`: the args payload Leopold's own workflow takes
+ * (SPEC-PLAN §6), so a user who launches the workflow with explicit args passes the same
+ * plan. `graph` only when the plan declares one.
+ */
+export const WorkflowArgsSchema = z.strictObject({
+  mission: CompiledPlanSchema.shape.mission,
+  charter: CompiledPlanSchema.shape.charter,
+  maxReviewRounds: CompiledPlanSchema.shape.maxReviewRounds,
+  waves: CompiledPlanSchema.shape.waves,
+  autonomy: CompiledPlanSchema.shape.autonomy.optional(),
+  graph: CompiledPlanSchema.shape.graph,
+});
+export type WorkflowArgs = z.infer<typeof WorkflowArgsSchema>;
+
+/** The args file's text: 2-space JSON in schema key order, with a final newline. */
+export function renderWorkflowArgs(compiled: CompiledPlan): string {
+  const args: WorkflowArgs = {
+    mission: compiled.mission,
+    charter: compiled.charter,
+    maxReviewRounds: compiled.maxReviewRounds,
+    waves: compiled.waves,
+    autonomy: compiled.autonomy,
+    ...(compiled.graph ? { graph: compiled.graph } : {}),
+  };
+  return `${stableStringify(WorkflowArgsSchema, args, 2)}\n`;
+}
