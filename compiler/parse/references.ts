@@ -2,7 +2,7 @@
 export type AnchorTable = ReadonlyMap<string, number>;
 
 /** The `{#name}` anchor syntax: a lowercase letter, then lowercase letters, digits, hyphens. */
-export const ANCHOR_NAME = /^[a-z][a-z0-9-]*$/;
+const ANCHOR_NAME = /^[a-z][a-z0-9-]*$/;
 
 const INDEX = /^#?0*(\d{1,9})$/;
 
