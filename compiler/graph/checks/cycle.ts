@@ -7,10 +7,10 @@ import type { Loop } from '../loops.js';
 export function cycles(ctx: CheckContext): Diagnostic[] {
   return ctx.loops.map((loop) => {
     const first = loop.members[0]!;
-    const path = loop.path.map((item) => `item ${item.index}`).join(' → ');
+    const path = clipped(loop.path.map((item) => `item ${item.index}`), ' → ');
     const wider =
       loop.members.length > loop.path.length - 1
-        ? ` (items ${loop.members.map((item) => item.index).join(', ')} all lie on loops through each other)`
+        ? ` (items ${clipped(loop.members.map((item) => `${item.index}`), ', ')} all lie on loops through each other)`
         : '';
     return diagnostic(
       'cycle',
@@ -32,4 +32,14 @@ function closingSpan(loop: Loop): Span {
   if (loop.closing.route) return loop.closing.route.span;
   const from = loop.path[loop.path.length - 2]!;
   return start.depRefs.find((ref) => ref.index === from.index)?.span ?? start.textSpan;
+}
+
+// A loop through a long chain would otherwise put every item of it into one message line.
+const SHOWN_AT_EACH_END = 6;
+
+/** Joins the parts, eliding the middle of a long list but keeping both ends. */
+function clipped(parts: string[], separator: string): string {
+  if (parts.length <= 2 * SHOWN_AT_EACH_END + 1) return parts.join(separator);
+  const hidden = parts.length - 2 * SHOWN_AT_EACH_END;
+  return [...parts.slice(0, SHOWN_AT_EACH_END), `… ${hidden} more …`, ...parts.slice(-SHOWN_AT_EACH_END)].join(separator);
 }
