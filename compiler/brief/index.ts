@@ -2,4 +2,5 @@
 export { BRIEF_DIR, findBriefDir } from './find.js';
 export { DEFAULT_GUARDRAILS, GUARDRAIL_KEYS, GuardrailsSchema, parseGuardrails, type Guardrails } from './guardrails.js';
 export { BRIEF_FILES, loadBrief, readGuardrails, type Brief } from './load.js';
-export { MAX_TEXT_BYTES, readOptionalTextFile, readTextFile } from './read-text.js';
+export { MAX_TEXT_BYTES, displayPath, readOptionalTextFile, readTextFile } from './read-text.js';
+export { GraphOptionsSchema, parseOptions, type GraphOptions } from './options.js';
