@@ -38,20 +38,6 @@ const BARE_LABEL = /([a-z][a-z0-9-]*)\s+(?=\S)/y;
 const REF_TOKEN = /[^\s,]+/g;
 const TRAILING_ANCHOR = /\{#([a-z][a-z0-9-]*)\}\s*$/;
 
-/**
- * The `{#name}` anchor: at the end of the item text or, when the text goes on below, at
- * the end of the checkbox line (where people put it, as on a heading).
- */
-function findAnchor(joined: string, pieces: readonly Piece[]): { name: string; start: number; end: number } | undefined {
-  const lineEnds = [joined.length];
-  if (pieces.length > 1) lineEnds.push((pieces[1] as Piece).at - 1);
-  for (const lineEnd of lineEnds) {
-    const match = TRAILING_ANCHOR.exec(joined.slice(0, lineEnd));
-    if (match) return { name: match[1] as string, start: match.index, end: match.index + match[0].length };
-  }
-  return undefined;
-}
-
 /** Reads the item text and the markers leading it from the item's first paragraph. */
 export function readItemLine(source: SourceText, item: TaskListItem): ItemLine {
   const pieces = textPieces(source, item);
@@ -111,11 +97,13 @@ export function readItemLine(source: SourceText, item: TaskListItem): ItemLine {
     }
   }
 
-  const end = content.trimEnd().length;
-  line.text = anchorRange && anchorRange.start > cursor && anchorRange.end < end
+  const end = Math.max(cursor, content.trimEnd().length);
+  const anchorInside = anchorRange !== undefined && anchorRange.start > cursor && anchorRange.end < end;
+  // An anchor ending the checkbox line sits inside the text: close the gap it leaves.
+  line.text = anchorInside
     ? `${content.slice(cursor, anchorRange.start).trimEnd()} ${content.slice(anchorRange.end, end).trimStart()}`
-    : content.slice(cursor, Math.max(cursor, end));
-  line.textSpan = spanAt(cursor, Math.max(cursor, end));
+    : content.slice(cursor, end);
+  line.textSpan = spanAt(cursor, end);
   return line;
 }
 
@@ -144,14 +132,32 @@ function textPieces(source: SourceText, item: TaskListItem): Piece[] {
   return pieces;
 }
 
+/**
+ * The `{#name}` anchor: at the end of the item text or, when the text goes on below, at
+ * the end of the checkbox line (where people put it, as on a heading).
+ */
+function findAnchor(joined: string, pieces: readonly Piece[]): { name: string; start: number; end: number } | undefined {
+  const lineEnds = [joined.length];
+  if (pieces.length > 1) lineEnds.push((pieces[1] as Piece).at - 1);
+  for (const lineEnd of lineEnds) {
+    const match = TRAILING_ANCHOR.exec(joined.slice(0, lineEnd));
+    if (match) return { name: match[1] as string, start: match.index, end: match.index + match[0].length };
+  }
+  return undefined;
+}
+
 /** Maps an index in the joined text back to a body offset; a joining space maps to the end of its line. */
 function offsetInPieces(pieces: readonly Piece[], at: number): number {
-  let chosen = pieces[0] as Piece;
-  for (const piece of pieces) {
-    if (piece.at > at) break;
-    chosen = piece;
+  // Binary search: a long paragraph must not make every lookup walk all its lines.
+  let low = 0;
+  let high = pieces.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((pieces[middle] as Piece).at <= at) low = middle;
+    else high = middle - 1;
   }
-  return chosen.start + Math.min(at - chosen.at, chosen.end - chosen.start);
+  const piece = pieces[low] as Piece;
+  return piece.start + Math.min(at - piece.at, piece.end - piece.start);
 }
 
 function skipWhitespace(text: string, from: number): number {

@@ -71,6 +71,9 @@ describe('parsePlan on any input', () => {
           expect(item.deps.every((dep) => dep >= 1 && dep < item.index)).toBe(true);
           expect(new Set(item.deps).size).toBe(item.deps.length);
           expect(item.command === null).toBe(item.kind !== 'tool');
+          expect(item.text).not.toMatch(/[\r\n]/);
+          expect(item.text).toBe(item.text.trim());
+          expect(item.line).toBe(editorLines(text.slice(0, item.checkOffset)).length);
         });
       }),
       { numRuns: 1500 },
