@@ -49,6 +49,7 @@ export function writeGlobsOverlap(a: WriteGlob, b: WriteGlob): boolean {
 const GLOBSTAR = Symbol('globstar');
 type CharClass = { negated: boolean; ranges: [number, number][] };
 type Token = 'star' | CharClass;
+/** One path segment of a pattern: `**`, or the tokens of a name. */
 export type Segment = typeof GLOBSTAR | Token[];
 
 // Brace alternatives multiply; past this many a pattern is compared on the first ones only.
