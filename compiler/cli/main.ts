@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { LeopoldError } from '../diagnostics/diagnostic.js';
+import { registerCompile } from './commands/compile.js';
 import { registerGraph } from './commands/graph.js';
 import { registerPlan } from './commands/plan.js';
 import { registerRecord } from './commands/record.js';
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  registerCompile(program);
   registerGraph(program);
   registerRecord(program);
   registerPlan(program);
