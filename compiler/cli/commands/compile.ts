@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { BRIEF_FILES } from '../../brief/load.js';
@@ -125,7 +125,9 @@ async function runCompile(planArg: string | undefined, opts: CompileCliOptions):
 
   let result = compile(text, base);
   for (const warning of result.autonomy.warnings) process.stderr.write(`leopold: warning: ${warning}\n`);
-  const wantsRepair = !result.ok && hasErrors(result.diagnostics) && !opts.print && !opts.check && opts.repair;
+  const broken = !result.ok && hasErrors(result.diagnostics) && !opts.print && !opts.check;
+  if (broken && !opts.repair) return planErrors(result.diagnostics, opts, sources, 'not repaired: --no-repair');
+  const wantsRepair = broken && opts.repair;
   if (wantsRepair && result.autonomy.autonomy === 'ask') {
     return planErrors(result.diagnostics, opts, sources, 'not repaired: autonomy is ask (repairs are off)');
   }
@@ -136,9 +138,8 @@ async function runCompile(planArg: string | undefined, opts: CompileCliOptions):
     result = compile(text, { ...base, repair: { answer: answer.answer, used } });
     if (result.repair && !result.repair.ok) return repairRefused(result.repair, layout.planShown, opts, sources);
     if (result.ok && result.repair?.ok) await recordRepair(result.repair, layout, base.file, result.planText);
-  } else if (wantsRepair && !result.ok) {
-    const note = opts.repair ? 'not repaired: no proposal source (give --repair-from FILE|- or --repair-cmd CMD)' : 'not repaired: --no-repair';
-    return planErrors(result.diagnostics, opts, sources, note);
+  } else if (wantsRepair) {
+    return planErrors(result.diagnostics, opts, sources, 'not repaired: no proposal source (give --repair-from FILE|- or --repair-cmd CMD)');
   }
   if (!result.ok) return planErrors(result.diagnostics, opts, sources, null);
 
@@ -261,5 +262,5 @@ function readStdin(): string {
 
 function shown(cwd: string, path: string): string {
   const rel = relative(cwd, path);
-  return rel === '' || rel.startsWith('..') ? path : rel;
+  return rel === '' || isAbsolute(rel) ? path : rel;
 }
