@@ -1,3 +1,4 @@
+import { isGenericRole } from '../persona/generic-role.js';
 import type { DecisionInput, DecisionPersona } from './schema.js';
 
 /** The first line of a DECISIONS.md that the writer creates. */
@@ -32,12 +33,16 @@ export function isSilentCharter(charter: string | undefined): boolean {
   return c === '' || /^silent(?![\p{L}\p{N}_])/iu.test(c);
 }
 
-/** `<name> — <role> (<expertise; …>)`, or NO_PERSONA when none was synthesized. */
+/**
+ * `<name> — <role> (<expertise; …>)`, or NO_PERSONA when none was synthesized. A persona
+ * that acceptPersona would refuse (generic role, no expertise) counts as none: the entry
+ * must not credit a role the rules say could not decide (SPEC-RUNTIME §2).
+ */
 export function personaLine(persona: DecisionPersona | null | undefined): string {
-  if (!persona) return NO_PERSONA;
-  const expertise = persona.expertise.map(oneLine).filter(Boolean);
+  const expertise = (persona?.expertise ?? []).map(oneLine).filter(Boolean);
+  if (!persona || expertise.length === 0 || oneLine(persona.name) === '' || oneLine(persona.role) === '' || isGenericRole(persona.role)) return NO_PERSONA;
   const head = `${oneLine(persona.name)} — ${oneLine(persona.role)}`;
-  return expertise.length === 0 ? head : `${head} (${expertise.join('; ')})`;
+  return `${head} (${expertise.join('; ')})`;
 }
 
 // A multi-line value keeps its lines, each continuation indented to the value column, so

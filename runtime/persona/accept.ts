@@ -1,49 +1,11 @@
 import { charterRules } from './charter-rules.js';
+import { isGenericRole } from './generic-role.js';
 import type { Persona } from './schema.js';
-
-/** Roles too generic to decide anything (SPEC-RUNTIME §2), in their normalised form. */
-export const GENERIC_ROLES: readonly string[] = [
-  'assistant',
-  'ai',
-  'agent',
-  'helper',
-  'bot',
-  'model',
-  'llm',
-  'worker',
-  'generalist',
-  'expert',
-  'specialist',
-  'professional',
-  'engineer',
-  'developer',
-  'software engineer',
-  'persona',
-  'leopold',
-  'claude',
-];
 
 /** acceptPersona's answer: the normalised persona, or why none could be accepted. */
 export type PersonaVerdict = { ok: true; persona: Persona } | { ok: false; reason: string };
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
-
-/**
- * The form a role is compared in: lower-cased, trimmed, inner whitespace collapsed, one
- * leading article (a/an/the) dropped, then one plural `s` dropped. "An Assistant" and
- * "Engineers" both land on a generic role; "Release Engineer" does not.
- */
-export function normaliseRole(role: string): string {
-  let r = oneLine(role).toLowerCase();
-  r = r.replace(/^(?:a|an|the) (?=\S)/, '');
-  if (r.length > 1 && r.endsWith('s')) r = r.slice(0, -1);
-  return r;
-}
-
-/** True when `role` is one of GENERIC_ROLES once normalised. */
-export function isGenericRole(role: string): boolean {
-  return GENERIC_ROLES.includes(normaliseRole(role));
-}
 
 // Strings from a list, trimmed, blanks dropped, first occurrence kept. A model that
 // answers one string instead of a list still means that one entry.

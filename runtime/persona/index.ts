@@ -1,4 +1,5 @@
-export { acceptPersona, GENERIC_ROLES, isGenericRole, normaliseRole, type PersonaVerdict } from './accept.js';
+export { acceptPersona, type PersonaVerdict } from './accept.js';
+export { GENERIC_ROLES, isGenericRole, normaliseRole } from './generic-role.js';
 export { charterRules, hasRuleWord, MAX_CHARTER_RULES } from './charter-rules.js';
 export { FORBIDDEN_ACTIONS, personaPrompt, type PersonaPromptInput } from './prompt.js';
 export {

@@ -1,5 +1,5 @@
 import { charterRules } from './charter-rules.js';
-import { GENERIC_ROLES } from './accept.js';
+import { GENERIC_ROLES } from './generic-role.js';
 import type { PersonaFork } from './schema.js';
 
 /** What a persona may never do, whatever it decides (SPEC-RUNTIME §2), said plainly. */

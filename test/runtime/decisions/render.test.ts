@@ -58,6 +58,15 @@ describe('renderDecision', () => {
     expect(NO_PERSONA).toBe('none: no role could be synthesized; decided under the default worker prompt');
   });
 
+  it.each([
+    [{ name: 'Ada', role: 'An Assistant', expertise: ['x'] }],
+    [{ name: 'Ada', role: 'Engineers', expertise: ['x'] }],
+    [{ name: 'Ada', role: 'Release Engineer', expertise: [] }],
+    [{ name: 'Ada', role: 'Release Engineer', expertise: ['  '] }],
+  ])('writes no role could be synthesized for a persona acceptPersona would refuse: %j', (persona) => {
+    expect(renderDecision({ ...ESCALATION, persona }, 1, AT).split('\n')[1]).toBe(`Persona:     ${NO_PERSONA}`);
+  });
+
   it('omits the Persona line on a non-persona entry', () => {
     const { fork: _f, persona: _p, item: _i, ...plain } = ESCALATION;
     const text = renderDecision(plain, 1, AT);
@@ -156,7 +165,7 @@ describe('readDecisions', () => {
     expect(records[3]).not.toHaveProperty('persona');
   });
 
-  it('parses a role with parentheses and an entry without expertise', () => {
+  it('parses a role with parentheses; a persona without expertise reads back as none', () => {
     const text = planAppend(
       undefined,
       [
@@ -167,7 +176,7 @@ describe('readDecisions', () => {
     ).text;
     const [a, b] = readDecisions(text);
     expect(a?.persona).toEqual({ name: 'Li', role: 'Reliability Engineer (SRE)', expertise: ['paging'] });
-    expect(b?.persona).toEqual({ name: 'Bo', role: 'Data Steward', expertise: [] });
+    expect(b?.persona).toBeNull();
   });
 
   it('skips prose a person added between entries', () => {
