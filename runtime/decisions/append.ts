@@ -7,8 +7,9 @@ import { DECISIONS_HEADING, renderDecision } from './render.js';
 import { DecisionInputSchema, type DecisionInput } from './schema.js';
 import { highestDecisionNumber } from './trail.js';
 
-/** DECISIONS.md inside `.leopold/`, and the lock file that serializes its writers. */
+/** DECISIONS.md inside `.leopold/`. */
 export const DECISIONS_FILE = 'DECISIONS.md';
+/** The lock file that serializes DECISIONS.md's writers. */
 export const DECISIONS_LOCK = 'DECISIONS.md.lock';
 
 /** The new text of DECISIONS.md and the numbers given to the entries, in order. */

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { withLock, type LockOptions } from '../fs/lock.js';
 import type { EventInput } from './schema.js';
 
-/** The event log inside `.leopold/`, and the lock file that serializes its writers. */
+/** The event log inside `.leopold/`. */
 export const EVENTS_FILE = 'events.jsonl';
+/** The lock file that serializes the event log's writers. */
 export const EVENTS_LOCK = 'events.jsonl.lock';
 
 /** One event as a JSON line: `ts` (stamped here) and `event` first, then the rest. */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const DecisionForkSchema = z.enum(['human', 'escalation', 'repair', 'deadlock', 'repeated-failure']);
 export type DecisionFork = z.infer<typeof DecisionForkSchema>;
 
+/** Whether a decision can be undone; only `reversible` may be made on a silent charter. */
 export const DecisionClassSchema = z.enum(['reversible', 'irreversible']);
 export type DecisionClass = z.infer<typeof DecisionClassSchema>;
 
