@@ -18,7 +18,8 @@ export function highestDecisionNumber(text: string): number {
 
 const HEADING = /^## D(\d+) — (.*?)   \((?:turn (\d+), )?([^()\s]+)\)$/;
 const MECHANICAL = /^- D(\d+) mechanical: (.*?)(?:   \((?:turn (\d+), )?([^()\s]+)\))?$/;
-const FIELD = /^(Persona|Fork|Class|Charter|Decision|Why|Reversal):[ \t]*(.*)$/;
+// `s`: a value may hold U+2028 and friends, which `.` would not cross.
+const FIELD = /^(Persona|Fork|Class|Charter|Decision|Why|Reversal):[ \t]*(.*)$/s;
 const CONTINUATION = ' '.repeat(LABEL_WIDTH);
 
 // `name — role (a; b)`: the expertise is the last balanced parenthesis group.
