@@ -13,7 +13,7 @@ const asWritten = (value: string) =>
     .join('\n');
 const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();
 
-const text = fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '\n', '\r', '\t', '#', '-', '—', '(', ')', ':', '\u2028', 'é', '1', 'D') , maxLength: 40 });
+const text = fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '\n', '\r', '\t', '#', '-', '—', '(', ')', ':', '\u2028', 'é', '1', 'D'), maxLength: 40 });
 const nonBlank = text.filter((t) => t.trim() !== '');
 
 const entryArb: fc.Arbitrary<DecisionInput> = fc.record({
