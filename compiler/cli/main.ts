@@ -1,13 +1,13 @@
 import { Command, CommanderError } from 'commander';
 import { LeopoldError } from '../diagnostics/diagnostic.js';
+import { EXIT } from './exit.js';
 import { registerCompile } from './commands/compile.js';
 import { registerGraph } from './commands/graph.js';
 import { registerPlan } from './commands/plan.js';
 import { registerRecord } from './commands/record.js';
 import { registerRun } from './commands/run.js';
 
-/** Exit codes shared by every command (DESIGN.md). */
-export const EXIT = { ok: 0, planErrors: 1, usage: 2, internal: 3 } as const;
+export { EXIT };
 
 /** The `leopold` program: one register function per command file. */
 export function buildProgram(): Command {

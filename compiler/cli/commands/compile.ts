@@ -15,7 +15,7 @@ import { appendDecisions } from '../../../runtime/decisions/index.js';
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import { emptyState, readState, updateState } from '../../../runtime/state/index.js';
 import { endQuietlyOnBrokenPipe, resolvePlanPath } from '../io.js';
-import { EXIT } from '../main.js';
+import { EXIT } from '../exit.js';
 import { repairTimeoutMs, runRepairCommand } from '../repair-command.js';
 
 /** The args file, beside PLAN.md in the brief. */

@@ -9,7 +9,7 @@ import { dot, mermaid, renderGraphJson, type PlanAnalysis } from '../../graph-ou
 import { analyzePlan } from '../../index.js';
 import type { PlanItem } from '../../../runtime/plan/schema.js';
 import { endQuietlyOnBrokenPipe, resolvePlanPath } from '../io.js';
-import { EXIT } from '../main.js';
+import { EXIT } from '../exit.js';
 
 const EXIT_HELP = `
 Exit codes:
