@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { PlanIR, PlanItem } from '../../runtime/plan/schema.js';
 import { buildGraph, itemsByIndex, type PlanDag } from './build-graph.js';
 import { findLoops, type Loop } from './loops.js';
-import { emittedKeysOf } from './node-facts.js';
+import { emittedKeysOf } from '../../runtime/plan/kind-facts.js';
 import { reachableFrom, type Reach } from './reachability.js';
 import { wavesOf } from './waves.js';
 

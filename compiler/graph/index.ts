@@ -12,7 +12,7 @@ export { buildGraph, type PlanDag, type PlanEdge, type PlanGraph } from './build
 export { checkContext, type Check, type CheckContext } from './context.js';
 export { compileWriteGlob, globsOverlap, writeGlobsOverlap, type WriteGlob } from './glob-overlap.js';
 export { findLoops, type Loop } from './loops.js';
-export { emittedKeysOf, runsCommand, statusWordsOf } from './node-facts.js';
+export { emittedKeysOf, runsCommand, statusWordsOf } from '../../runtime/plan/kind-facts.js';
 export { doneIndices, reachableFrom, type Reach } from './reachability.js';
 export { wavesOf } from './waves.js';
 

@@ -1,6 +1,6 @@
 import type { PlanIR, PlanItem } from '../../runtime/plan/schema.js';
 import { itemsByIndex } from './build-graph.js';
-import { emittedKeysOf } from './node-facts.js';
+import { emittedKeysOf } from '../../runtime/plan/kind-facts.js';
 
 /** The indices of the items the runtime could ever complete, and the keys they emit. */
 export interface Reach {

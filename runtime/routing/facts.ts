@@ -1,24 +1,6 @@
-import type { NodeKind, PlanItem } from '../plan/schema.js';
+import type { PlanItem } from '../plan/schema.js';
 
-// Signal keys a kind emits without an `@emit` line; the compiler's node-facts table agrees.
-const IMPLICIT_EMITS: Record<NodeKind, readonly string[]> = {
-  work: [],
-  gate: [],
-  verify: [],
-  tool: ['exit'],
-  human: [],
-  feedback: [],
-};
-
-/** Keys this item's kind emits whatever its outcome (`exit` for @tool). */
-export function implicitKeysOf(item: PlanItem): readonly string[] {
-  return IMPLICIT_EMITS[item.kind];
-}
-
-/** Every key the item can put on the channel: its `@emit` keys plus the implicit ones. */
-export function emittedKeysOf(item: PlanItem): string[] {
-  return [...new Set([...implicitKeysOf(item), ...item.emits.map((emit) => emit.key)])];
-}
+export { emittedKeysOf, implicitKeysOf } from '../plan/kind-facts.js';
 
 /** True for a status that means success (`pass` is how a judge says ok). */
 export function isSuccess(status: string | undefined): boolean {

@@ -1,6 +1,6 @@
 import { diagnostic, itemName, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { CheckContext } from '../context.js';
-import { runsCommand } from '../node-facts.js';
+import { runsCommand } from '../../../runtime/plan/kind-facts.js';
 
 /** `empty-tool-command`: an item that runs a command (`@tool`) but names none. */
 export function emptyToolCommands(ctx: CheckContext): Diagnostic[] {

@@ -1,7 +1,7 @@
 import { diagnostic, itemName, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { PlanItem, Route } from '../../../runtime/plan/schema.js';
 import type { CheckContext } from '../context.js';
-import { emittedKeysOf, statusWordsOf } from '../node-facts.js';
+import { emittedKeysOf, statusWordsOf } from '../../../runtime/plan/kind-facts.js';
 
 /**
  * `unroutable-signal`: a route on a status word its source never produces, or on a key its

@@ -1,8 +1,9 @@
-import type { NodeKind, PlanItem } from '../../runtime/plan/schema.js';
+import type { NodeKind, PlanItem } from './schema.js';
 
 /**
  * What each node kind can produce, in one table, so checks ask an item for a fact instead
- * of switching on its kind. The runtime's routeDecision follows the same table.
+ * of switching on its kind. Shared by the compiler's checks and the runtime's routeDecision,
+ * so both engines and the validator agree on what a node can emit and route on.
  */
 interface KindFacts {
   /** Status words a route on this node can test. */
@@ -29,6 +30,11 @@ const KIND_FACTS: Record<NodeKind, KindFacts> = {
 /** The status words a route from this item can test (`ok`, `fail`, and `pass` for judges). */
 export function statusWordsOf(item: PlanItem): readonly string[] {
   return KIND_FACTS[item.kind].statuses;
+}
+
+/** Keys this item's kind emits whatever its outcome (`exit` for @tool). */
+export function implicitKeysOf(item: PlanItem): readonly string[] {
+  return KIND_FACTS[item.kind].implicitEmits;
 }
 
 /** Every signal key the item emits: its `@emit` keys plus the kind's implicit ones, deduplicated. */
