@@ -76,8 +76,6 @@ export const JudgementSchema = z.object({
 });
 export type Judgement = z.infer<typeof JudgementSchema>;
 
-/** Changes a run may make to its plan, shared by repairs, `@feedback` and the runtime. */
-export const AMENDMENT_BUDGET = 3;
-
-/** The longest ADD text accepted. */
-export const MAX_ADD_TEXT = 300;
+// The limits live in a zod-free module so the workflow bundle can judge amendments
+// without pulling zod in (runtime/workflow must not load zod at run time).
+export { AMENDMENT_BUDGET, MAX_ADD_TEXT } from './limits.js';

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { parseAutonomy } from './spellings.js';
+
+export { parseAutonomy };
 
 /** The two postures a run can have (SPEC-RUNTIME §1). */
 export const AutonomySchema = z.enum(['full', 'ask']);
@@ -22,25 +25,11 @@ export interface ResolvedAutonomy {
   warnings: string[];
 }
 
-// Every accepted spelling; `halt` and `human` are the older names for `ask`.
-const SPELLINGS: Readonly<Record<string, Autonomy>> = {
-  full: 'full',
-  ask: 'ask',
-  halt: 'ask',
-  human: 'ask',
-};
-
 const LEVEL_NAMES: Readonly<Record<Exclude<AutonomySource, 'default'>, string>> = {
   flag: 'the --autonomy flag',
   env: 'LEOPOLD_AUTONOMY',
   guardrails: 'GUARDRAILS.md (autonomy:)',
 };
-
-/** One spelling to a posture, or undefined when it is not a recognised spelling. */
-export function parseAutonomy(value: string): Autonomy | undefined {
-  const key = value.trim().toLowerCase();
-  return Object.hasOwn(SPELLINGS, key) ? SPELLINGS[key] : undefined;
-}
 
 /**
  * flag > LEOPOLD_AUTONOMY > GUARDRAILS > `full`: the first recognised value wins. An

@@ -1,24 +1,9 @@
 import { charterRules } from './charter-rules.js';
-import { isGenericRole } from './generic-role.js';
+import { judgePersonaAnswer } from './judge.js';
 import type { Persona } from './schema.js';
 
 /** acceptPersona's answer: the normalised persona, or why none could be accepted. */
 export type PersonaVerdict = { ok: true; persona: Persona } | { ok: false; reason: string };
-
-const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
-
-// Strings from a list, trimmed, blanks dropped, first occurrence kept. A model that
-// answers one string instead of a list still means that one entry.
-function stringList(value: unknown): string[] {
-  const raw = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
-  const out: string[] = [];
-  for (const v of raw) {
-    if (typeof v !== 'string') continue;
-    const s = oneLine(v);
-    if (s !== '' && !out.includes(s)) out.push(s);
-  }
-  return out;
-}
 
 /**
  * Judges one model answer (an object, or its JSON text) against the persona rules: name,
@@ -26,40 +11,7 @@ function stringList(value: unknown): string[] {
  * the charter's hard rules, lifted from CHARTER.md rather than taken from the model.
  */
 export function acceptPersona(answer: unknown, charter: string): PersonaVerdict {
-  let value = answer;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value) as unknown;
-    } catch {
-      return { ok: false, reason: 'the persona answer is not valid JSON' };
-    }
-  }
-  if (value === null || value === undefined) return { ok: false, reason: 'no persona answer' };
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, reason: 'the persona answer is not a JSON object' };
-  }
-  const record = value as Record<string, unknown>;
-  const name = typeof record.name === 'string' ? oneLine(record.name) : '';
-  const role = typeof record.role === 'string' ? oneLine(record.role) : '';
-  const expertise = stringList(record.expertise);
-  if (name === '') return { ok: false, reason: 'the persona answer has no name' };
-  if (role === '') return { ok: false, reason: 'the persona answer has no role' };
-  if (expertise.length === 0) return { ok: false, reason: 'the persona answer has no expertise' };
-  if (isGenericRole(role)) {
-    return {
-      ok: false,
-      reason: `the role ${JSON.stringify(role)} is generic: name the specific job this decision needs (e.g. "Release Engineer")`,
-    };
-  }
-  return {
-    ok: true,
-    persona: {
-      name,
-      role,
-      expertise,
-      optimizesFor: stringList(record.optimizesFor),
-      rationale: typeof record.rationale === 'string' ? record.rationale.trim() : '',
-      rules: charterRules(charter),
-    },
-  };
+  const judged = judgePersonaAnswer(answer);
+  if (!judged.ok) return judged;
+  return { ok: true, persona: { ...judged.answer, rules: charterRules(charter) } };
 }

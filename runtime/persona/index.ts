@@ -1,7 +1,8 @@
 export { acceptPersona, type PersonaVerdict } from './accept.js';
 export { GENERIC_ROLES, isGenericRole, normaliseRole } from './generic-role.js';
 export { charterRules, hasRuleWord, MAX_CHARTER_RULES } from './charter-rules.js';
-export { FORBIDDEN_ACTIONS, personaPrompt, type PersonaPromptInput } from './prompt.js';
+export { FORBIDDEN_ACTIONS, personaPrompt, personaPromptWithRules, type PersonaPromptInput } from './prompt.js';
+export { judgePersonaAnswer, type PersonaJudgement } from './judge.js';
 export {
   PersonaAnswerSchema,
   PersonaForkSchema,

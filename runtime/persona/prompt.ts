@@ -1,55 +1,12 @@
 import { charterRules } from './charter-rules.js';
-import { GENERIC_ROLES } from './generic-role.js';
-import type { PersonaFork } from './schema.js';
+import { personaPromptWithRules, type PersonaPromptInput } from './prompt-text.js';
 
-/** What a persona may never do, whatever it decides (SPEC-RUNTIME §2), said plainly. */
-export const FORBIDDEN_ACTIONS: readonly string[] = [
-  'commit, push, force-push, tag, publish a package or open a pull request anywhere outside this machine',
-  'raise max_iterations, max_failures or any other budget or limit',
-  'clear the kill switch (.leopold/STOP)',
-  'edit .leopold/GUARDRAILS.md',
-];
-
-const FORK_NAMES: Readonly<Record<PersonaFork, string>> = {
-  human: 'a @human node: the plan asked for a person here, and you stand in for one',
-  escalation: 'an escalation: a worker hit a fork it could not settle from the charter',
-  repair: 'a repair: the plan graph is broken or deadlocked and must be mended within its bounds',
-  'repeated-failure': 'a repeated failure: the same kind of failure keeps happening and needs a genuinely different approach',
-};
-
-/** Everything a synthesis needs: the brief, the fork, the item and what is being decided. */
-export interface PersonaPromptInput {
-  mission: string;
-  charter: string;
-  fork: PersonaFork;
-  item: { index: number; text: string };
-  deciding: string;
-}
-
-const block = (title: string, body: string) => `## ${title}\n\n${body.trim() === '' ? '(empty)' : body.trim()}`;
+export { FORBIDDEN_ACTIONS, personaPromptWithRules, type PersonaPromptInput } from './prompt-text.js';
 
 /**
  * The prompt that asks for one persona: the mission, the charter and its hard rules, the
  * fork and item, what is being decided, the forbidden actions and the answer shape.
  */
 export function personaPrompt(input: PersonaPromptInput): string {
-  const rules = charterRules(input.charter);
-  return [
-    'Choose the one person best placed to make the decision below for this project, and answer as that role.',
-    'Answer with a JSON object: { "name", "role", "expertise": [..], "optimizesFor": [..], "rationale" }.',
-    `The role must be a specific job (e.g. "Release Engineer", "Payments Compliance Lead"), never a generic one: ${GENERIC_ROLES.join(', ')}.`,
-    block('Mission (MISSION.md)', input.mission),
-    block('Charter (CHARTER.md)', input.charter),
-    block(
-      'Hard rules (binding, lifted from the charter; the persona cannot change them)',
-      rules.length === 0 ? '(none)' : rules.map((r) => `- ${r}`).join('\n'),
-    ),
-    block('Fork', FORK_NAMES[input.fork]),
-    block('Item', `item ${input.item.index}: ${input.item.text}`),
-    block('What is being decided', input.deciding),
-    block(
-      'This persona may never',
-      `${FORBIDDEN_ACTIONS.map((a) => `- ${a}`).join('\n')}\n\nThe guard enforces what it can; the rest is on you. Decisions never ship: they are recorded with how to undo them.`,
-    ),
-  ].join('\n\n');
+  return personaPromptWithRules(input, charterRules(input.charter));
 }

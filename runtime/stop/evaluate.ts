@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { rescueVerdict } from '../rescue/index.js';
 import type { RunState } from '../state/schema.js';
 
@@ -19,8 +18,9 @@ export const STOP_REASONS = [
   'no_progress_across_windows',
   'max_windows',
 ] as const;
-export const StopReasonSchema = z.enum(STOP_REASONS);
-export type StopReason = z.infer<typeof StopReasonSchema>;
+// StopReasonSchema (zod) lives in ./schema.ts so the workflow bundle can evaluate stops
+// without loading zod.
+export type StopReason = (typeof STOP_REASONS)[number];
 
 /** The limits the evaluator reads (GUARDRAILS values, defaults applied by the caller). */
 export interface StopLimits {

@@ -1,4 +1,4 @@
-import { AMENDMENT_BUDGET } from '../amend/schema.js';
+import { AMENDMENT_BUDGET } from '../amend/limits.js';
 import type { RunState } from '../state/schema.js';
 
 /** What the end-of-run summary reports besides the state. */

@@ -1,4 +1,4 @@
-import { AMENDMENT_BUDGET } from '../schema.js';
+import { AMENDMENT_BUDGET } from '../limits.js';
 import type { Bound } from './bound.js';
 
 /** At most three plan changes per run, shared by repairs, `@feedback` and runtime repairs. */

@@ -1,5 +1,6 @@
 import { resolveRef, routeOf } from '../refs.js';
-import { MAX_ADD_TEXT, type Proposal } from '../schema.js';
+import { MAX_ADD_TEXT } from '../limits.js';
+import type { Proposal } from '../schema.js';
 import type { Bound, BoundInput } from './bound.js';
 
 /** A proposal must be well formed and name things that exist (or were added earlier in the batch). */

@@ -1,0 +1,5 @@
+import { z } from 'zod';
+import { STOP_REASONS } from './evaluate.js';
+
+/** Every stop condition as a zod enum (kept apart from evaluate.ts, which the workflow bundles). */
+export const StopReasonSchema = z.enum(STOP_REASONS);
