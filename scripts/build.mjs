@@ -35,9 +35,25 @@ for (const e of entries) chmodSync(resolve(root, `dist/${e.out}.js`), 0o755);
 // and embeds it after the plan; it must meet CLAUDE-CODE.md §1–2 (no imports, no node
 // globals), which compile's static check asserts on every emit. Not minified, so the
 // emitted script stays reviewable.
+// The agent JSON Schemas are generated from their zod schemas here, at build time: bundle
+// runtime/workflow/agent-schemas.ts for node, import it, and hand the plain objects to the
+// runtime bundle through `define`. zod itself never reaches the emitted script.
+const schemaModule = await build({
+  absWorkingDir: root,
+  entryPoints: ['runtime/workflow/agent-schemas.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  write: false,
+  logLevel: 'warning',
+});
+const { agentJsonSchemas } = await import(`data:text/javascript;base64,${Buffer.from(schemaModule.outputFiles[0].text).toString('base64')}`);
+
 await build({
   absWorkingDir: root,
   entryPoints: ['templates/workflow/entry.ts'],
+  define: { LEOPOLD_AGENT_SCHEMAS: JSON.stringify(agentJsonSchemas()) },
   outfile: 'dist/workflow-runtime.js',
   bundle: true,
   platform: 'neutral',

@@ -5,6 +5,10 @@
  */
 export interface WorkflowHost {
   agent(prompt: string, options?: Record<string, unknown>): Promise<unknown>;
+  /** The host's parallel(): every thunk runs, a thrown one becomes null, order kept. */
+  parallel?(thunks: (() => Promise<unknown>)[]): Promise<unknown[]>;
   phase(title: string): void;
   log(message: string): void;
+  /** Tokens left in the host budget (`budget.remaining()`); Infinity when unlimited. */
+  budgetRemaining?(): number;
 }

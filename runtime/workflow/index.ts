@@ -1,6 +1,9 @@
-/** runtime/workflow: the run loop the emitted script executes (minimal for now, see loop.ts). */
-export type { EmbeddedItem, EmbeddedPlan } from './plan.js';
+/** runtime/workflow: the run loop the emitted script executes (SPEC-RUNTIME §5). */
+export type { EmbeddedItem, EmbeddedNode, EmbeddedPlan } from './plan.js';
 export type { WorkflowHost } from './host.js';
-export type { WorkflowResult } from './result.js';
-export { itemPrompt } from './prompt.js';
-export { runMinimalLoop } from './loop.js';
+export type { ResultDecision, WorkflowResult, WorkflowStop } from './result.js';
+export type { AgentJsonSchemas } from './agent-schemas.js';
+export { runWorkflow } from './loop.js';
+export { base64Utf8 } from './base64.js';
+export { SCRIBE_LABEL, DECISIONS_PATH, scribeCommands } from './context.js';
+export { blockingFindings, reviewersOf } from './work-item.js';

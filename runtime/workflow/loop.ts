@@ -1,65 +1,182 @@
+import { decidedForYou, rankDecisions } from '../decisions/decided-for-you.js';
+import { DEFAULT_REVERSAL } from '../decisions/render.js';
+import type { DecisionRecord } from '../decisions/schema.js';
+import { parseAutonomy } from '../autonomy/spellings.js';
+import { routeDecision, type NodeOutcome } from '../routing/decide.js';
+import type { RoutingState } from '../state/schema.js';
+import type { AgentJsonSchemas } from './agent-schemas.js';
+import { DECISIONS_PATH, RunContext, RunStop } from './context.js';
 import type { WorkflowHost } from './host.js';
+import { irOf, runNode } from './nodes.js';
 import type { EmbeddedPlan } from './plan.js';
-import { itemPrompt } from './prompt.js';
-import type { WorkflowResult } from './result.js';
+import type { ResultDecision, WorkflowResult, WorkflowStop } from './result.js';
+import { runWorkItem } from './work-item.js';
+
+interface Ending {
+  stop: WorkflowStop;
+  detail: string;
+  stranded: number[];
+  routedAround: number[];
+}
 
 /**
- * THE MINIMAL LOOP (issue #4 stand-in; the workflow-loop issue replaces this file).
- *
- * One agent() call per open item, wave by wave, in plan order: a non-null answer counts
- * the item done, null counts it incomplete. It does not verify, review, route, decide or
- * record anything. Later waves may depend on an unfinished item and the loop cannot tell,
- * so a wave that left an item incomplete ends the run (`deadlock`: open items remain and
- * nothing more may be dispatched); so do the iteration limit
- * (`iteration_budget`) and `maxFailures` nulls in a row (`repeated_failure`).
+ * THE workflow loop (SPEC-RUNTIME §5): the wave loop for a plain checklist, the routed
+ * loop (routeDecision, one node at a time) for a plan with a graph. Every durable write
+ * goes through the scribe; every stop records a `stop` event (unless the scribe or the
+ * budget is what stopped it) and the result carries the ranked decisions and "What I
+ * decided for you". Agent calls happen in one fixed order for the same plan and answers.
  */
-export async function runMinimalLoop(plan: EmbeddedPlan, args: unknown, host: WorkflowHost): Promise<WorkflowResult> {
-  const items = plan.waves.flat();
-  const maxIterations = Math.min(plan.limits.maxIterations, requestedIterations(args) ?? Infinity);
-  const finished = new Set<number>();
-  let dispatched = 0;
-  let failuresInARow = 0;
-  let stop = 'plan_complete';
+export async function runWorkflow(plan: EmbeddedPlan, args: unknown, host: WorkflowHost, schemas: AgentJsonSchemas): Promise<WorkflowResult> {
+  const options = runOptions(plan, args);
+  const ctx = new RunContext(plan, host, schemas, options);
+  const open = plan.graph ? plan.graph.nodes.filter((node) => !node.done).map((node) => node.index) : plan.waves.flat().map((item) => item.index);
+  const done = new Set<number>();
+  ctx.event({
+    event: 'workflow-start',
+    plan: plan.source.plan,
+    sha256: plan.source.sha256,
+    autonomy: options.autonomy,
+    open: open.length,
+    ...(options.timestamp ? { requested_at: options.timestamp } : {}),
+  });
 
-  run: for (const [n, wave] of plan.waves.entries()) {
-    const title = `Wave ${n + 1}`;
-    host.phase(title);
+  let ending: Ending;
+  try {
+    ending = plan.graph ? await routedLoop(ctx, done) : await waveLoop(ctx, done);
+  } catch (error) {
+    if (!(error instanceof RunStop)) throw error;
+    ending = { stop: error.reason, detail: error.detail, stranded: [], routedAround: [] };
+  }
+  ending = await recordStop(ctx, ending, done.size, open.length);
+  host.log(`stop: ${ending.stop} (${ending.detail})`);
+
+  const records = ctx.decisions.map(({ n, input }): DecisionRecord & { itemIndex: number } => ({
+    n,
+    title: input.title,
+    mechanical: false,
+    turn: input.turn ?? null,
+    at: null,
+    fork: input.fork ?? null,
+    item: `item ${input.item}`,
+    itemIndex: input.item,
+    persona: input.persona,
+    class: input.class ?? 'reversible',
+    charter: input.charter ?? 'silent',
+    decision: input.decision ?? '',
+    why: input.why ?? '',
+    reversal: input.reversal && input.reversal.trim() !== '' ? input.reversal : DEFAULT_REVERSAL,
+  }));
+  const decisions: ResultDecision[] = rankDecisions(records).map((d) => ({
+    n: d.n,
+    title: d.title,
+    fork: d.fork,
+    item: (d as typeof d & { itemIndex: number }).itemIndex,
+    persona: d.persona ? `${d.persona.name} — ${d.persona.role}` : null,
+    class: d.class ?? 'reversible',
+    decision: d.decision,
+    reversal: d.reversal,
+    score: d.score,
+    reasons: d.reasons,
+  }));
+  return {
+    stop: ending.stop,
+    detail: ending.detail,
+    done: done.size,
+    total: open.length,
+    incomplete: open.filter((index) => !done.has(index)).sort((a, b) => a - b),
+    decisions,
+    decidedForYou: decidedForYou(records, { path: DECISIONS_PATH }),
+    stranded: ending.stranded,
+    routedAround: ending.routedAround,
+  };
+}
+
+/** The posture and limits for this run: args may set `autonomy`, lower `maxIterations`, pass `timestamp`. */
+function runOptions(plan: EmbeddedPlan, args: unknown): { autonomy: 'full' | 'ask'; maxIterations: number; timestamp: string | null } {
+  const record = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+  const fromText = typeof args === 'string' ? parseAutonomy(args) : undefined;
+  const autonomy = (typeof record.autonomy === 'string' ? parseAutonomy(record.autonomy) : undefined) ?? fromText ?? plan.autonomy;
+  const requested = record.maxIterations;
+  const lower = typeof requested === 'number' && Number.isInteger(requested) && requested >= 1 ? requested : Infinity;
+  const timestamp = typeof record.timestamp === 'string' ? record.timestamp : null;
+  return { autonomy, maxIterations: Math.min(plan.limits.maxIterations, lower), timestamp };
+}
+
+/** The wave loop: waves in order, items in plan order; a wave that leaves an item open strands the later waves. */
+async function waveLoop(ctx: RunContext, done: Set<number>): Promise<Ending> {
+  const waves = ctx.plan.waves;
+  for (const [w, wave] of waves.entries()) {
+    ctx.host.phase(`Wave ${w + 1}`);
+    const leftOpen: number[] = [];
     for (const item of wave) {
-      if (dispatched >= maxIterations) {
-        stop = 'iteration_budget';
-        break run;
-      }
-      dispatched += 1;
-      const answer = await host.agent(itemPrompt(plan, item), { label: `${item.id}: ${clip(item.text)}`, phase: title, effort: item.effort });
-      if (answer === null || answer === undefined) {
-        failuresInARow += 1;
-        host.log(`item ${item.index}: no answer (skipped or failed)`);
-        if (failuresInARow >= plan.limits.maxFailures) {
-          stop = 'repeated_failure';
-          break run;
-        }
-        continue;
-      }
-      failuresInARow = 0;
-      finished.add(item.index);
+      const status = await runWorkItem(ctx, item);
+      if (status === 'ok') done.add(item.index);
+      else leftOpen.push(item.index);
+      await ctx.flush();
     }
-    if (wave.some((item) => !finished.has(item.index))) {
-      stop = 'deadlock';
-      break;
+    if (leftOpen.length > 0) {
+      // A plain checklist's items carry no dependency list, so every later wave may depend on it.
+      const stranded = waves.slice(w + 1).flat().map((item) => item.index);
+      return { stop: 'routed_complete', detail: `items ${leftOpen.join(', ')} were left open after review; later waves cannot run`, stranded, routedAround: [] };
     }
   }
-  const incomplete = items.map((item) => item.index).filter((index) => !finished.has(index));
-  return { stop, done: finished.size, total: items.length, incomplete, decisions: [], decidedForYou: '', stranded: [], routedAround: [] };
+  return { stop: 'plan_complete', detail: 'every item is done', stranded: [], routedAround: [] };
 }
 
-/** `args.maxIterations` when the caller gave a whole number ≥ 1; it can only lower the plan's limit. */
-function requestedIterations(args: unknown): number | undefined {
-  if (typeof args !== 'object' || args === null) return undefined;
-  const value = (args as { maxIterations?: unknown }).maxIterations;
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined;
+/** The routed loop: routeDecision picks the next node (routed targets first, then ascending); routes latch. */
+async function routedLoop(ctx: RunContext, done: Set<number>): Promise<Ending> {
+  const nodes = ctx.plan.graph!.nodes;
+  const byIndex = new Map(nodes.map((node) => [node.index, node]));
+  const items = irOf(nodes).items;
+  const waveOf = new Map<number, number>();
+  ctx.plan.waves.forEach((wave, w) => wave.forEach((item) => waveOf.set(item.index, w + 1)));
+  let routing: RoutingState = { statuses: {}, signals: {}, channel: {}, taken: [] };
+  let finished: NodeOutcome | null = null;
+  let phase = '';
+  const amendments = { used: 0 };
+  for (;;) {
+    const step = routeDecision({ items, routing, finished });
+    routing = step.routing;
+    for (const taken of step.taken) ctx.event({ event: 'route', from: taken.from, to: taken.to, when: taken.when });
+    if (step.complete) {
+      const { reason, stranded, routedAround, waiting, failed } = step.complete;
+      const detail =
+        reason === 'plan_complete'
+          ? 'every item is done'
+          : reason === 'deadlock'
+            ? `items ${waiting.join(', ')} wait on each other`
+            : `nothing left to dispatch (failed: ${failed.join(', ') || 'none'}; stranded: ${stranded.join(', ') || 'none'}; routed around: ${routedAround.join(', ') || 'none'})`;
+      return { stop: reason, detail, stranded, routedAround };
+    }
+    const node = byIndex.get(step.next[0]!)!;
+    const title = `Wave ${waveOf.get(node.index) ?? 1}`;
+    if (title !== phase) {
+      ctx.host.phase(title);
+      phase = title;
+    }
+    if (node.kind === 'human' && ctx.autonomy === 'ask') {
+      throw new RunStop('awaiting_human', `item ${node.index} ("${node.text}") is a @human node and autonomy is ask`);
+    }
+    const outcome = await runNode(ctx, node, amendments);
+    if (outcome.status === 'ok' || outcome.status === 'pass') done.add(node.index);
+    await ctx.flush();
+    finished = outcome;
+  }
 }
 
-function clip(text: string): string {
-  const chars = [...text];
-  return chars.length > 60 ? `${chars.slice(0, 59).join('')}…` : text;
+/** Records the stop event through the scribe, unless the scribe or the budget is what stopped the run. */
+async function recordStop(ctx: RunContext, ending: Ending, done: number, total: number): Promise<Ending> {
+  if (ctx.scribeBroken) return ending;
+  ctx.event({ event: 'stop', reason: ending.stop, detail: ending.detail, iteration: ctx.iteration, done, total });
+  try {
+    await ctx.flush();
+    return ending;
+  } catch (error) {
+    if (!(error instanceof RunStop)) throw error;
+    if (error.reason === 'budget_exceeded') {
+      ctx.host.log(`the stop event could not be recorded: ${error.detail}`);
+      return ending;
+    }
+    return { ...ending, stop: error.reason, detail: `${error.detail} (the run had stopped: ${ending.stop}, ${ending.detail})` };
+  }
 }

@@ -19,6 +19,30 @@ export interface EmbeddedItem {
   writes: string[];
 }
 
+export type NodeKind = 'work' | 'gate' | 'verify' | 'tool' | 'human' | 'feedback';
+
+/** One route as embedded (compiler/emit GraphRouteSchema). */
+export interface EmbeddedRoute {
+  when: string;
+  kind: 'status' | 'signal';
+  key?: string | undefined;
+  op?: '=' | '!=' | undefined;
+  value?: string | undefined;
+  target: number;
+}
+
+/** One node of the routed loop (compiler/emit GraphNodeSchema): every item, done ones too. */
+export interface EmbeddedNode extends EmbeddedItem {
+  kind: NodeKind;
+  label: string | null;
+  command: string | null;
+  deps: number[];
+  needs: string[];
+  emits: { key: string; value: string }[];
+  routes: EmbeddedRoute[];
+  done: boolean;
+}
+
 export interface EmbeddedPlan {
   version: number;
   source: { plan: string; sha256: string };
@@ -29,6 +53,6 @@ export interface EmbeddedPlan {
   autonomy: 'full' | 'ask';
   limits: { maxIterations: number; maxFailures: number };
   waves: EmbeddedItem[][];
-  /** Present when the plan declares a graph; the minimal loop still runs the waves. */
-  graph?: unknown;
+  /** Present when the plan declares a graph: then the routed loop runs. */
+  graph?: { nodes: EmbeddedNode[] } | undefined;
 }

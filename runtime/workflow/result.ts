@@ -1,17 +1,43 @@
-/**
- * The run's result object (SPEC-RUNTIME §5). The minimal loop fills only stop, done,
- * total and incomplete; the decision fields stay empty until the full loop lands.
- */
+import type { DecisionFork } from '../decisions/schema.js';
+
+/** One decision as the result lists it (ranked riskiest first, SPEC-RUNTIME §3). */
+export interface ResultDecision {
+  n: number;
+  title: string;
+  fork: DecisionFork | null;
+  item: number;
+  /** `name — role`, or null when no role could be synthesized (or none was needed). */
+  persona: string | null;
+  class: 'reversible' | 'irreversible';
+  decision: string;
+  reversal: string;
+  score: number;
+  reasons: string[];
+}
+
+/** Every way a workflow run ends: SPEC-RUNTIME §4's conditions plus `scribe_failed`. */
+export type WorkflowStop =
+  | 'plan_complete'
+  | 'routed_complete'
+  | 'iteration_budget'
+  | 'budget_exceeded'
+  | 'repeated_failure'
+  | 'escalation'
+  | 'deadlock'
+  | 'awaiting_human'
+  | 'scribe_failed';
+
+/** The run's result object (SPEC-RUNTIME §5), plus `detail`: one line saying why it stopped. */
 export interface WorkflowResult {
-  /** The stop condition that ended the run (SPEC-RUNTIME §4). */
-  stop: string;
+  stop: WorkflowStop;
+  detail: string;
   /** Items finished by this run. */
   done: number;
   /** Open items the run set out to do. */
   total: number;
   /** Indexes of open items the run did not finish, ascending. */
   incomplete: number[];
-  decisions: unknown[];
+  decisions: ResultDecision[];
   decidedForYou: string;
   stranded: number[];
   routedAround: number[];

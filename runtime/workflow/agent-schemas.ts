@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { PersonaAnswerSchema } from '../persona/schema.js';
+
+/**
+ * Every answer shape a workflow agent gives, as zod schemas: the single source of the
+ * agent() JSON Schemas. This module is used at BUILD time only (scripts/build.mjs calls
+ * agentJsonSchemas() and embeds the plain objects in dist/workflow-runtime.js); the run
+ * loop imports its types with `import type`, so zod never reaches the emitted script.
+ */
+
+const TestRunSchema = z.object({
+  command: z.string().min(1).describe('The exact command run, e.g. "npm test -- count"'),
+  result: z.enum(['pass', 'fail', 'not-run']).describe('not-run when nothing was run'),
+  summary: z.string().describe('One line: what the run showed'),
+});
+
+/** The implementer's handoff (SPEC-RUNTIME §5). */
+export const HandoffSchema = z.object({
+  status: z.enum(['completed', 'partial', 'blocked']),
+  files_changed: z.array(z.string()),
+  tests_run: z.array(TestRunSchema).min(1).describe('At least one entry; say not-run when no test was run'),
+  evidence: z.string().describe('What shows the item works (output, file:line)'),
+  blocked_reason: z
+    .string()
+    .describe('When blocked: a stop token first (too-big, needs-confirm, ambiguous, regressed, scope), then why; else ""'),
+  concerns: z.array(z.string()),
+});
+
+/** The verifier's verdict after re-running the tests the item needs. */
+export const VerificationSchema = z.object({
+  verdict: z.enum(['pass', 'fail']),
+  tests_run: z.array(TestRunSchema).min(1),
+  evidence: z.string(),
+});
+
+/** One review finding (SPEC-RUNTIME §5). */
+export const FindingSchema = z.object({
+  severity: z.enum(['P0', 'P1', 'P2']),
+  type: z.string().describe('defect, security, scenario, test-gap, style, …'),
+  file: z.string(),
+  line: z.number().int().min(0).describe('0 when the finding is not about one line'),
+  problem: z.string(),
+  fix: z.string(),
+  introduced: z.boolean().describe('true when this item introduced the problem'),
+});
+
+/** A reviewer's answer: findings (empty when none) and a one-line summary. */
+export const ReviewSchema = z.object({
+  findings: z.array(FindingSchema),
+  summary: z.string(),
+});
+
+/** A `@gate` / `@verify` judgement (read-only). */
+export const JudgementSchema = z.object({
+  verdict: z.enum(['pass', 'fail']),
+  reasons: z.string(),
+});
+
+/** A `@tool` run: the command's exit code and the tail of its output. */
+export const ToolRunSchema = z.object({
+  exit: z.number().int(),
+  output: z.string().describe('The last lines of the output'),
+});
+
+/** A `@feedback` node's proposals: a ```leopold-amend block (ADD lines), or "" for none. */
+export const FeedbackSchema = z.object({
+  amendments: z.string(),
+  summary: z.string(),
+});
+
+/** A decision taken at a fork (`@human` under full, an escalation): one DECISIONS.md entry. */
+export const ForkDecisionSchema = z.object({
+  title: z.string().describe('One line naming what was decided'),
+  class: z.enum(['reversible', 'irreversible']),
+  charter: z.string().describe('The charter rule that decided it, verbatim, or "silent"'),
+  decision: z.string(),
+  why: z.string().describe('The principle or rule'),
+  reversal: z.string().describe('How to undo it, concretely'),
+  summary: z.string().describe('What you did after deciding'),
+});
+
+/** The rescue persona's one genuinely different approach. */
+export const RescueApproachSchema = z.object({
+  approach: z.string().min(1),
+});
+
+/** The scribe's acknowledgement: the CLI's `ok` and the decision numbers `leopold record` printed. */
+export const ScribeAckSchema = z.object({
+  ok: z.boolean(),
+  numbers: z.array(z.number().int().min(1)),
+  error: z.string().optional(),
+});
+
+export type Handoff = z.infer<typeof HandoffSchema>;
+export type Verification = z.infer<typeof VerificationSchema>;
+export type Finding = z.infer<typeof FindingSchema>;
+export type Review = z.infer<typeof ReviewSchema>;
+export type Judgement = z.infer<typeof JudgementSchema>;
+export type ToolRun = z.infer<typeof ToolRunSchema>;
+export type Feedback = z.infer<typeof FeedbackSchema>;
+export type ForkDecision = z.infer<typeof ForkDecisionSchema>;
+export type RescueApproach = z.infer<typeof RescueApproachSchema>;
+export type ScribeAck = z.infer<typeof ScribeAckSchema>;
+
+const SCHEMAS = {
+  handoff: HandoffSchema,
+  verification: VerificationSchema,
+  review: ReviewSchema,
+  judgement: JudgementSchema,
+  tool: ToolRunSchema,
+  feedback: FeedbackSchema,
+  persona: PersonaAnswerSchema,
+  decision: ForkDecisionSchema,
+  rescue: RescueApproachSchema,
+  scribeAck: ScribeAckSchema,
+} as const;
+
+/** The name of each agent answer shape. */
+export type AgentSchemaName = keyof typeof SCHEMAS;
+
+/** JSON Schema objects by name, as embedded in the runtime bundle. */
+export type AgentJsonSchemas = Record<AgentSchemaName, Record<string, unknown>>;
+
+/**
+ * The agent() JSON Schemas, generated from the zod schemas above. Draft-07 without
+ * `$schema` (the host checks with Ajv's default draft). Keys sorted for stable bytes.
+ */
+export function agentJsonSchemas(): AgentJsonSchemas {
+  const out = {} as AgentJsonSchemas;
+  for (const name of Object.keys(SCHEMAS).sort() as AgentSchemaName[]) {
+    const { $schema: _ignored, ...schema } = z.toJSONSchema(SCHEMAS[name], { target: 'draft-7' }) as Record<string, unknown>;
+    void _ignored;
+    out[name] = schema;
+  }
+  return out;
+}

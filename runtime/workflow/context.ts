@@ -1,0 +1,235 @@
+import type { DecisionFork, DecisionInput, DecisionPersona } from '../decisions/schema.js';
+import { judgePersonaAnswer } from '../persona/judge.js';
+import { personaPromptWithRules } from '../persona/prompt-text.js';
+import type { PersonaAnswer } from '../persona/schema.js';
+import { rescueVerdict, type RescueVerdict } from '../rescue/index.js';
+import type { RunState } from '../state/schema.js';
+import type { AgentJsonSchemas, AgentSchemaName, ScribeAck } from './agent-schemas.js';
+import { base64Utf8 } from './base64.js';
+import type { WorkflowHost } from './host.js';
+import type { EmbeddedItem, EmbeddedPlan } from './plan.js';
+import type { WorkflowStop } from './result.js';
+
+/** Thrown anywhere in the loop to end the run with a stop condition. */
+export class RunStop {
+  constructor(
+    readonly reason: WorkflowStop,
+    readonly detail: string,
+  ) {}
+}
+
+/** A decision the run made, with the number the scribe's ack gave it. */
+export interface MadeDecision {
+  n: number;
+  input: DecisionInput & { item: number };
+}
+
+/** A persona synthesized at a fork: the accepted answer, or null with the reason none was. */
+export interface Synthesis {
+  persona: PersonaAnswer | null;
+  refused: string | null;
+}
+
+/** The label of the scribe agent (an answer file matches it exactly). */
+export const SCRIBE_LABEL = 'scribe';
+
+/** `.leopold/DECISIONS.md` as the result names it. */
+export const DECISIONS_PATH = '.leopold/DECISIONS.md';
+
+/**
+ * One run's mutable state and the agent plumbing every step shares: the agent() wrapper
+ * (null on death, RunStop on a spent budget), persona synthesis, the failure streak and
+ * the scribe batch. The loops in loop.ts drive it; nothing here reads a clock.
+ */
+export class RunContext {
+  iteration = 0;
+  readonly maxIterations: number;
+  readonly autonomy: 'full' | 'ask';
+  failures: Record<string, number> = {};
+  streak: { kind: string | null; count: number } = { kind: null, count: 0 };
+  rescueUsed = false;
+  rescueFor: { kind: string; failures: number } | null = null;
+  readonly decisions: MadeDecision[] = [];
+  private pending: { decisions: (DecisionInput & { item: number })[]; events: Record<string, unknown>[]; ticks: number[] } = {
+    decisions: [],
+    events: [],
+    ticks: [],
+  };
+  scribeBroken = false;
+
+  constructor(
+    readonly plan: EmbeddedPlan,
+    readonly host: WorkflowHost,
+    readonly schemas: AgentJsonSchemas,
+    options: { maxIterations: number; autonomy: 'full' | 'ask' },
+  ) {
+    this.maxIterations = options.maxIterations;
+    this.autonomy = options.autonomy;
+  }
+
+  /**
+   * One agent() call with a generated schema. Resolves to null when the agent was skipped
+   * or died, or threw for its own reasons (stall, bad output): a null is a failure, never
+   * a pass. A spent token budget or the 1,000-agent cap ends the run (budget_exceeded).
+   */
+  async ask<T>(prompt: string, label: string, schema: AgentSchemaName, extra: Record<string, unknown> = {}, schemaOverride?: Record<string, unknown>): Promise<T | null> {
+    this.checkBudget();
+    try {
+      const answer = await this.host.agent(prompt, { label, schema: schemaOverride ?? this.schemas[schema], ...extra });
+      return answer === undefined || answer === null ? null : (answer as T);
+    } catch (error) {
+      const message = errorMessage(error);
+      if (/token budget is spent|budget/i.test(message) && this.budgetSpent()) {
+        throw new RunStop('budget_exceeded', `the host token budget is spent (at ${label})`);
+      }
+      if (/1,000-agent cap/.test(message)) throw new RunStop('budget_exceeded', `the host's 1,000-agent cap was reached (at ${label})`);
+      if (this.budgetSpent()) throw new RunStop('budget_exceeded', `the host token budget is spent (at ${label})`);
+      this.host.log(`${label}: agent failed: ${message}`);
+      return null;
+    }
+  }
+
+  budgetSpent(): boolean {
+    const remaining = this.host.budgetRemaining?.() ?? Infinity;
+    return remaining <= 0;
+  }
+
+  checkBudget(): void {
+    if (this.budgetSpent()) throw new RunStop('budget_exceeded', 'the host token budget is spent');
+  }
+
+  /** Counts one dispatch against max_iterations; stops the run when none is left. */
+  dispatch(item: EmbeddedItem): void {
+    if (this.iteration >= this.maxIterations) {
+      throw new RunStop('iteration_budget', `${this.iteration} of ${this.maxIterations} iterations used before item ${item.index}`);
+    }
+    this.checkBudget();
+    this.iteration += 1;
+  }
+
+  /** The fields of state.json the rescue rule reads. */
+  rescueState(): RunState {
+    return {
+      consecutive_failures: { ...this.streak },
+      rescue_used: this.rescueUsed,
+      rescue_for: this.rescueFor,
+      failures: { ...this.failures },
+      iteration: this.iteration,
+    } as RunState;
+  }
+
+  /** Records one failure of `kind`, returns what the rescue rule says about the streak. */
+  fail(kind: string): RescueVerdict {
+    this.failures[kind] = (this.failures[kind] ?? 0) + 1;
+    this.streak = this.streak.kind === kind ? { kind, count: this.streak.count + 1 } : { kind, count: 1 };
+    return rescueVerdict({ state: this.rescueState(), maxFailures: this.plan.limits.maxFailures, autonomy: this.autonomy });
+  }
+
+  /** Buys the run's one rescue for the current streak (rescueGranted, without zod). */
+  grantRescue(): void {
+    this.rescueUsed = true;
+    this.rescueFor = { kind: this.streak.kind ?? 'unknown', failures: this.streak.count };
+    this.event({ event: 'rescue', kind: this.rescueFor.kind, failures: this.rescueFor.failures, rescue_used: true });
+  }
+
+  succeed(): void {
+    this.streak = { kind: null, count: 0 };
+  }
+
+  /** Synthesizes a persona at a fork; any failure (null, unparseable, generic role) means none. */
+  async synthesize(item: EmbeddedItem, fork: 'human' | 'escalation' | 'repeated-failure', deciding: string): Promise<Synthesis> {
+    const prompt = personaPromptWithRules(
+      { mission: this.plan.mission, charter: this.plan.charter, fork, item: { index: item.index, text: item.text }, deciding },
+      this.plan.charterRules,
+    );
+    const answer = await this.ask<PersonaAnswer>(prompt, `${item.id}:persona:${fork}`, 'persona');
+    const judged = judgePersonaAnswer(answer);
+    if (judged.ok) return { persona: judged.answer, refused: null };
+    this.host.log(`${item.id}: no persona for the ${fork} fork (${judged.reason}); the default worker decides`);
+    return { persona: null, refused: judged.reason };
+  }
+
+  /** Queues one decision entry for the scribe. */
+  decide(entry: DecisionInput & { item: number }): void {
+    this.pending.decisions.push(entry);
+  }
+
+  event(event: Record<string, unknown>): void {
+    this.pending.events.push(event);
+  }
+
+  tick(index: number): void {
+    this.pending.ticks.push(index);
+  }
+
+  /**
+   * Hands the queued writes to the scribe: `leopold record --base64 <payload>` for decisions
+   * and events, `leopold plan tick N --json` per finished item, and checks its ack (`ok`
+   * true and one number per decision). A missing or failed ack stops the run
+   * (`scribe_failed`): a run whose trail cannot be written must not carry on.
+   */
+  async flush(): Promise<void> {
+    const batch = this.pending;
+    if (batch.decisions.length + batch.events.length + batch.ticks.length === 0) return;
+    this.pending = { decisions: [], events: [], ticks: [] };
+    const commands = scribeCommands(batch);
+    const ackSchema = withCount(this.schemas.scribeAck, batch.decisions.length);
+    const ack = await this.ask<ScribeAck>(scribePrompt(commands), SCRIBE_LABEL, 'scribeAck', {}, ackSchema);
+    const problem =
+      ack === null
+        ? 'the scribe gave no answer'
+        : ack.ok !== true
+          ? `the scribe reported a failure: ${ack.error?.trim() || 'no reason given'}`
+          : ack.numbers.length !== batch.decisions.length
+            ? `the scribe acknowledged ${ack.numbers.length} decision numbers for ${batch.decisions.length} decisions`
+            : null;
+    if (problem !== null || ack === null) {
+      this.scribeBroken = true;
+      throw new RunStop('scribe_failed', `${problem}; unrecorded: ${commands.join(' ; ')}`);
+    }
+    batch.decisions.forEach((input, i) => this.decisions.push({ n: ack.numbers[i]!, input }));
+  }
+}
+
+/** The exact CLI invocations for one batch, in order. */
+export function scribeCommands(batch: { decisions: readonly DecisionInput[]; events: readonly Record<string, unknown>[]; ticks: readonly number[] }): string[] {
+  const commands: string[] = [];
+  if (batch.decisions.length + batch.events.length > 0) {
+    const payload: Record<string, unknown> = {};
+    if (batch.decisions.length > 0) payload.decisions = batch.decisions;
+    if (batch.events.length > 0) payload.events = batch.events;
+    commands.push(`leopold record --base64 ${base64Utf8(JSON.stringify(payload))}`);
+  }
+  for (const index of batch.ticks) commands.push(`leopold plan tick ${index} --json`);
+  return commands;
+}
+
+function scribePrompt(commands: readonly string[]): string {
+  return [
+    'You are the scribe of a Leopold run. Run these commands from the project root, exactly as written, in order, and nothing else:',
+    '',
+    ...commands.map((command) => `    ${command}`),
+    '',
+    'Each prints one JSON line. Answer { "ok": true, "numbers": [...] } with the `numbers` array leopold record printed (empty when it recorded no decisions),',
+    'or { "ok": false, "numbers": [], "error": "<the command and its output>" } if any command exited non-zero or printed "ok": false. Do not retry, edit or work around a failure.',
+  ].join('\n');
+}
+
+/** The ack schema for a batch of `count` decisions: exactly that many numbers. */
+function withCount(schema: Record<string, unknown>, count: number): Record<string, unknown> {
+  const properties = schema.properties as Record<string, Record<string, unknown>>;
+  return { ...schema, properties: { ...properties, numbers: { ...properties.numbers, minItems: count, maxItems: count } } };
+}
+
+function errorMessage(error: unknown): string {
+  if (error && typeof error === 'object' && 'message' in error) return String((error as { message: unknown }).message);
+  return String(error);
+}
+
+/** The persona as a decision entry names it, or null when none was synthesized. */
+export function entryPersona(persona: PersonaAnswer | null): DecisionPersona | null {
+  return persona ? { name: persona.name, role: persona.role, expertise: [...persona.expertise] } : null;
+}
+
+/** Forks as the decision writer spells them. */
+export type Fork = DecisionFork;

@@ -1,0 +1,51 @@
+import { isSilentCharter } from '../decisions/render.js';
+import type { PersonaAnswer } from '../persona/schema.js';
+import type { ForkDecision } from './agent-schemas.js';
+import { entryPersona, RunStop, type RunContext } from './context.js';
+import type { EmbeddedItem } from './plan.js';
+import { decidePrompt } from './prompts.js';
+
+/** A settled fork: who decided and what. */
+export interface Settled {
+  persona: PersonaAnswer | null;
+  decision: ForkDecision;
+}
+
+/**
+ * Settles a fork (`@human` under full, or an escalation): synthesizes the persona the
+ * decision needs (none: the default worker decides, and the entry says so), asks it to
+ * decide and work, and queues the decision entry with its Persona and Reversal. No answer
+ * at all, or an irreversible decision the charter is silent on, is a fork no persona could
+ * settle: the run stops with `escalation` (the decision protocol says stop and ask).
+ */
+export async function settleFork(ctx: RunContext, item: EmbeddedItem, fork: 'human' | 'escalation', question: string): Promise<Settled> {
+  const synthesis = await ctx.synthesize(item, fork, question);
+  const label = fork === 'human' ? `${item.id}:human` : `${item.id}:escalation`;
+  const answer = await ctx.ask<ForkDecision>(decidePrompt(ctx.plan, item, synthesis.persona, fork, question), label, 'decision', { effort: item.effort });
+  if (answer === null) throw new RunStop('escalation', `item ${item.index}: no decision at the ${fork} fork (${question})`);
+  if (answer.class === 'irreversible' && isSilentCharter(answer.charter)) {
+    throw new RunStop('escalation', `item ${item.index}: "${oneLine(answer.title) || question}" is irreversible and the charter is silent; stop and ask`);
+  }
+  const decision: ForkDecision = {
+    ...answer,
+    title: oneLine(answer.title) || `${fork === 'human' ? 'Decide' : 'Settle'}: ${item.text}`,
+    decision: answer.decision.trim() || 'Proceed with the item as written.',
+    why: answer.why.trim() || 'bias to action (decision protocol)',
+  };
+  ctx.decide({
+    title: decision.title,
+    fork,
+    item: item.index,
+    persona: entryPersona(synthesis.persona),
+    class: decision.class,
+    charter: decision.charter.trim() === '' ? 'silent' : decision.charter,
+    decision: decision.decision,
+    why: decision.why,
+    reversal: decision.reversal,
+    turn: ctx.iteration,
+  });
+  await ctx.flush(); // a decision is written before the work it decided goes on
+  return { persona: synthesis.persona, decision };
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();

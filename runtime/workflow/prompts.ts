@@ -1,0 +1,172 @@
+import { FORBIDDEN_ACTIONS } from '../persona/prompt-text.js';
+import type { PersonaAnswer } from '../persona/schema.js';
+import type { Finding, Handoff } from './agent-schemas.js';
+import type { EmbeddedItem, EmbeddedNode, EmbeddedPlan } from './plan.js';
+
+/** The decision protocol every worker and persona prompt carries (SPEC-RUNTIME §3). */
+export const DECISION_PROTOCOL = [
+  'Decision protocol: classify every fork by reversibility and by how clearly the charter covers it.',
+  'Only an irreversible fork the charter is ambiguous about stops to ask; mission-premise changes, charter contradictions and anything GUARDRAILS gates always stop.',
+  'Everything else: decide, record it with how to undo it, and carry on.',
+  'Tie-breaking principles, in order: completeness, boil lakes not oceans, pragmatism, DRY, explicit over clever, bias to action.',
+].join('\n');
+
+const section = (title: string, body: string) => `## ${title}\n\n${body.trim() === '' ? '(none)' : body.trim()}`;
+const bullets = (lines: readonly string[]) => lines.map((line) => `- ${line}`).join('\n');
+
+/** The brief every agent prompt starts from: mission, lifted charter rules, protocol, forbidden actions. */
+export function briefSections(plan: EmbeddedPlan): string[] {
+  return [
+    section('Mission', plan.mission),
+    section('Charter rules (binding, lifted verbatim from CHARTER.md)', bullets(plan.charterRules)),
+    section('Decision protocol', DECISION_PROTOCOL),
+    section('You may never', bullets(FORBIDDEN_ACTIONS)),
+  ];
+}
+
+function itemSection(item: EmbeddedItem): string {
+  const lines = [`Item ${item.index} (${item.id}): ${item.text}`];
+  if (item.scenarios.length > 0) lines.push('', 'Acceptance scenarios (check these first):', bullets(item.scenarios));
+  if (item.writes.length > 0) lines.push('', `Change only files matching: ${item.writes.join(' ')}`);
+  return section('The item', lines.join('\n'));
+}
+
+/** Who the agent is: the persona's role (with its rules), or the default worker. */
+function roleLine(persona: PersonaAnswer | null, fallback: string): string {
+  if (!persona) return fallback;
+  return `You are ${persona.name}, ${persona.role} (${persona.expertise.join('; ')}). The charter rules below bind you exactly as they bind any worker.`;
+}
+
+/** What an implementer round carries besides the item. */
+export interface ImplementContext {
+  round: number;
+  findings: readonly Finding[];
+  resolution: string | null;
+  persona: PersonaAnswer | null;
+  approach: string | null;
+  previousFailure: string | null;
+}
+
+export function implementPrompt(plan: EmbeddedPlan, item: EmbeddedItem, context: ImplementContext): string {
+  const parts = [
+    roleLine(context.persona, 'You are the implementer of one item of a Leopold plan.'),
+    ...briefSections(plan),
+    itemSection(item),
+  ];
+  if (context.approach) parts.push(section('Take this genuinely different approach (the rescue)', context.approach));
+  if (context.previousFailure) parts.push(section('The previous attempt failed', context.previousFailure));
+  if (context.resolution) parts.push(section('The fork you escalated was settled', context.resolution));
+  if (context.findings.length > 0) {
+    parts.push(
+      section(
+        `Fix round ${context.round}: fix these blocking review findings`,
+        bullets(context.findings.map((f) => `${f.severity} ${f.type} ${f.file}:${f.line}: ${f.problem} (fix: ${f.fix})`)),
+      ),
+    );
+  }
+  parts.push(
+    section(
+      'Answer',
+      [
+        'Do the work in the working tree, run the tests the item needs, then answer the handoff JSON:',
+        'status completed | partial | blocked; files_changed; tests_run (each command, result, summary; a handoff with no test run counts as partial);',
+        'evidence; blocked_reason (a stop token first: too-big, needs-confirm, ambiguous, regressed, scope); concerns.',
+        'Use needs-confirm or ambiguous only for a fork the charter cannot settle; a persona will settle it and hand it back to you.',
+      ].join('\n'),
+    ),
+  );
+  return parts.join('\n\n');
+}
+
+export function verifyPrompt(plan: EmbeddedPlan, item: EmbeddedItem, handoff: Handoff): string {
+  return [
+    'You are the verifier: independent of the implementer, whose claim is never acceptance.',
+    ...briefSections(plan),
+    itemSection(item),
+    section(
+      "The implementer's handoff",
+      `files changed: ${handoff.files_changed.join(', ') || '(none)'}\ntests they ran:\n${bullets(handoff.tests_run.map((t) => `${t.command} -> ${t.result}: ${t.summary}`))}\nevidence: ${handoff.evidence}`,
+    ),
+    section('Answer', 'Re-run the tests this item needs yourself (not only theirs). Answer verdict pass only when they pass and the scenarios hold; list what you ran in tests_run.'),
+  ].join('\n\n');
+}
+
+const REVIEW_FOCUS: Record<string, string> = {
+  correctness: 'Correctness: does the change do what the item says, without regressions? Check the acceptance scenarios first.',
+  security: 'Security: the item is sensitive. Look for injection, secrets, unsafe input handling, permissions and data exposure. Check the scenarios first.',
+  works: 'Does it actually work: the item is critical. Run it end to end as a user would, starting with the scenarios.',
+};
+
+export function reviewPrompt(plan: EmbeddedPlan, item: EmbeddedItem, reviewer: string, handoff: Handoff): string {
+  return [
+    `You are an independent reviewer. ${REVIEW_FOCUS[reviewer] ?? reviewer}`,
+    ...briefSections(plan),
+    itemSection(item),
+    section('Changed files', handoff.files_changed.join('\n') || '(none named)'),
+    section(
+      'Answer',
+      'findings: each { severity P0|P1|P2, type, file, line, problem, fix, introduced }. P0 blocks; a P1 blocks only when this item introduced it; P2 never blocks. Report nothing you cannot point at.',
+    ),
+  ].join('\n\n');
+}
+
+export function judgePrompt(plan: EmbeddedPlan, node: EmbeddedNode): string {
+  const what = node.kind === 'gate' ? `a @gate${node.label ? ` (${node.label})` : ''}` : 'a @verify check';
+  return [
+    `You are the judge of ${what}. Read-only: change no file.`,
+    ...briefSections(plan),
+    itemSection(node),
+    section('Answer', 'verdict pass or fail, and the reasons. The plan routes on your verdict.'),
+  ].join('\n\n');
+}
+
+export function toolPrompt(plan: EmbeddedPlan, node: EmbeddedNode): string {
+  return [
+    'You run one command for a Leopold plan and report how it exited. Do not fix anything.',
+    ...briefSections(plan),
+    section('Command', `Run exactly, from the project root:\n\n    ${node.command ?? node.text}`),
+    section('Answer', 'exit: the exit code (a number); output: the last lines of its output.'),
+  ].join('\n\n');
+}
+
+export function feedbackPrompt(plan: EmbeddedPlan, node: EmbeddedNode): string {
+  return [
+    'You gather feedback on the work so far and may propose follow-up work.',
+    ...briefSections(plan),
+    itemSection(node),
+    section(
+      'Answer',
+      'amendments: a fenced ```leopold-amend block with at most three lines `ADD [(after: N)] <text>` (plain work, no markers, nothing deleted or edited), or "" for none; summary.',
+    ),
+  ].join('\n\n');
+}
+
+/** The persona synthesis prompt at one fork (SPEC-RUNTIME §2), with the plan's lifted rules. */
+export { personaPromptWithRules } from '../persona/prompt-text.js';
+
+export function decidePrompt(plan: EmbeddedPlan, node: EmbeddedItem, persona: PersonaAnswer | null, fork: 'human' | 'escalation', question: string): string {
+  return [
+    roleLine(persona, 'No role could be synthesized for this decision: decide under the default worker prompt.'),
+    ...briefSections(plan),
+    itemSection(node),
+    section(fork === 'human' ? 'A @human node: you stand in for the person' : 'An escalated fork to settle against the charter', question),
+    section(
+      'Answer',
+      [
+        'Decide, then do the work the decision calls for. Answer one DECISIONS.md entry: title, class (reversible | irreversible),',
+        'charter (the rule that decided it, verbatim, or "silent"), decision, why (the principle or rule), reversal (how to undo it, concretely), summary.',
+        'An irreversible decision the charter is silent on is not yours to make: answer it as irreversible with charter "silent" and the run stops to ask.',
+      ].join('\n'),
+    ),
+  ].join('\n\n');
+}
+
+export function rescuePrompt(plan: EmbeddedPlan, item: EmbeddedItem, persona: PersonaAnswer | null, evidence: readonly string[]): string {
+  return [
+    roleLine(persona, 'No role could be synthesized for this rescue: answer under the default worker prompt.'),
+    ...briefSections(plan),
+    itemSection(item),
+    section('The same kind of failure keeps happening', bullets(evidence)),
+    section('Answer', 'approach: one genuinely different approach for the next attempt (not a retry of the last one). The next attempt runs under it.'),
+  ].join('\n\n');
+}

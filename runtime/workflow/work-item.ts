@@ -1,0 +1,187 @@
+import type { PersonaAnswer } from '../persona/schema.js';
+import type { Finding, ForkDecision, Handoff, RescueApproach, Review, Verification } from './agent-schemas.js';
+import { entryPersona, RunStop, type RunContext } from './context.js';
+import { settleFork } from './fork.js';
+import type { EmbeddedItem } from './plan.js';
+import { implementPrompt, rescuePrompt, reviewPrompt, verifyPrompt, type ImplementContext } from './prompts.js';
+
+/** How one attempt at an item ended. */
+type Attempt =
+  | { outcome: 'accepted' }
+  /** The review round cap was reached with blocking findings open: rulings recorded, item left open. */
+  | { outcome: 'left-open' }
+  | { outcome: 'failed'; kind: string; evidence: string };
+
+/** Stop tokens of a blocked handoff that make it an escalation (a persona settles it). */
+const ESCALATING = /^\s*(needs-confirm|ambiguous)\b/i;
+
+/** At most this many escalations per attempt; another one is a fork no persona settled. */
+const MAX_ESCALATIONS = 2;
+
+/** Blocking findings: every P0, and a P1 defect this item introduced. */
+export function blockingFindings(findings: readonly Finding[]): Finding[] {
+  return findings.filter((f) => f.severity === 'P0' || (f.severity === 'P1' && f.introduced));
+}
+
+/** The reviewers an item gets, by risk: correctness; + security when sensitive; + works when critical. */
+export function reviewersOf(item: EmbeddedItem): string[] {
+  return ['correctness', ...(item.sensitive ? ['security'] : []), ...(item.critical ? ['works'] : [])];
+}
+
+/**
+ * Runs one work item to a final status: attempts (each one iteration) until one is
+ * accepted (`ok`) or left open after the review cap (`fail`). A failed attempt charges
+ * the failure streak: retried below the ceiling, rescued once per run at the ceiling
+ * (a persona's genuinely different approach), and the run stops with repeated_failure
+ * when the rescue is spent or finds no approach.
+ */
+export async function runWorkItem(ctx: RunContext, item: EmbeddedItem): Promise<'ok' | 'fail'> {
+  let rescue: { persona: PersonaAnswer | null; approach: string } | null = null;
+  let previousFailure: string | null = null;
+  const evidence: string[] = [];
+  for (;;) {
+    ctx.dispatch(item);
+    const attempt = await attemptItem(ctx, item, rescue, previousFailure);
+    if (attempt.outcome === 'accepted') {
+      ctx.succeed();
+      ctx.tick(item.index);
+      ctx.event({ event: 'item-done', item: item.index, iteration: ctx.iteration });
+      return 'ok';
+    }
+    if (attempt.outcome === 'left-open') {
+      ctx.event({ event: 'item-open', item: item.index, reason: 'review round cap reached', iteration: ctx.iteration });
+      return 'fail';
+    }
+    evidence.push(`attempt ${evidence.length + 1} (${attempt.kind}): ${attempt.evidence}`);
+    previousFailure = attempt.evidence;
+    const verdict = ctx.fail(attempt.kind);
+    ctx.event({ event: 'failure', item: item.index, kind: attempt.kind, streak: ctx.streak.count, evidence: attempt.evidence });
+    host(ctx).log(`${item.id}: attempt failed (${attempt.kind}, ${ctx.streak.count} in a row): ${attempt.evidence}`);
+    if (verdict === 'stop') {
+      throw new RunStop(
+        'repeated_failure',
+        `item ${item.index}: ${ctx.streak.count} consecutive ${attempt.kind} failures${ctx.rescueUsed ? ' (the one rescue is used)' : ' (rescues are off under ask)'}`,
+      );
+    }
+    if (verdict === 'rescue') {
+      ctx.grantRescue();
+      const synthesis = await ctx.synthesize(item, 'repeated-failure', `a genuinely different approach after ${ctx.streak.count} ${attempt.kind} failures`);
+      const answer = await ctx.ask<RescueApproach>(rescuePrompt(ctx.plan, item, synthesis.persona, evidence), `${item.id}:rescue`, 'rescue');
+      const approach = answer?.approach.trim() ?? '';
+      if (approach === '') {
+        throw new RunStop('repeated_failure', `item ${item.index}: ${ctx.streak.count} consecutive ${attempt.kind} failures and the rescue found no approach`);
+      }
+      ctx.decide({
+        title: `Rescue item ${item.index} with a different approach`,
+        fork: 'repeated-failure',
+        item: item.index,
+        persona: entryPersona(synthesis.persona),
+        class: 'reversible',
+        charter: 'silent',
+        decision: approach,
+        why: `${ctx.streak.count} consecutive ${attempt.kind} failures; the run's one rescue (bias to action)`,
+        reversal: "Discard the rescued attempt's uncommitted changes and return to the original approach.",
+        turn: ctx.iteration,
+      });
+      await ctx.flush();
+      rescue = { persona: synthesis.persona, approach };
+    }
+  }
+}
+
+const host = (ctx: RunContext) => ctx.host;
+
+/** One attempt: implement (with fix rounds), verify, review. */
+async function attemptItem(
+  ctx: RunContext,
+  item: EmbeddedItem,
+  rescue: { persona: PersonaAnswer | null; approach: string } | null,
+  previousFailure: string | null,
+): Promise<Attempt> {
+  const plan = ctx.plan;
+  const context: ImplementContext = {
+    round: 0,
+    findings: [],
+    resolution: null,
+    persona: rescue?.persona ?? null,
+    approach: rescue?.approach ?? null,
+    previousFailure,
+  };
+  let escalations = 0;
+  let deaths = 0;
+  for (;;) {
+    const label = context.round === 0 ? `${item.id}:implement` : `${item.id}:fix:${context.round}`;
+    const handoff = await ctx.ask<Handoff>(implementPrompt(plan, item, context), label, 'handoff', { effort: item.effort });
+    if (handoff === null) {
+      // A dead implementer charges a round.
+      deaths += 1;
+      if (context.round >= plan.maxReviewRounds) return { outcome: 'failed', kind: 'implementer', evidence: `the implementer gave no answer ${deaths} time(s)` };
+      context.round += 1;
+      continue;
+    }
+    if (handoff.status === 'blocked') {
+      const reason = handoff.blocked_reason.trim() || '(no reason given)';
+      if (!ESCALATING.test(reason)) return { outcome: 'failed', kind: 'blocked', evidence: `blocked: ${reason}` };
+      escalations += 1;
+      if (escalations > MAX_ESCALATIONS) throw new RunStop('escalation', `item ${item.index}: escalated ${escalations} times in one attempt (${reason})`);
+      const settled = await settleFork(ctx, item, 'escalation', reason);
+      context.resolution = `${settled.decision.decision} (why: ${settled.decision.why})`;
+      continue; // handed back to the worker; an escalation does not charge a round
+    }
+    const ranTests = handoff.tests_run.some((run) => run.result !== 'not-run');
+    if (handoff.status === 'partial' || !ranTests) {
+      return { outcome: 'failed', kind: 'partial', evidence: ranTests ? `partial handoff: ${handoff.evidence}` : 'the handoff ran no test (a handoff with no test run is partial)' };
+    }
+
+    const verification = await askTwice<Verification>(ctx, verifyPrompt(plan, item, handoff), `${item.id}:verify`, 'verification');
+    if (verification === null) return { outcome: 'failed', kind: 'verification', evidence: 'the verifier gave no answer (twice)' };
+    if (verification.verdict !== 'pass') {
+      const failing = verification.tests_run.filter((run) => run.result !== 'pass').map((run) => `${run.command}: ${run.summary}`);
+      return { outcome: 'failed', kind: 'verification', evidence: `verification failed: ${failing.join('; ') || verification.evidence}` };
+    }
+
+    const reviewers = reviewersOf(item);
+    const run = (reviewer: string) => () => ctx.ask<Review>(reviewPrompt(plan, item, reviewer, handoff), `${item.id}:review:${reviewer}`, 'review');
+    const thunks = reviewers.map(run);
+    const answers = (ctx.host.parallel ? await ctx.host.parallel(thunks) : await Promise.all(thunks.map((t) => t()))) as (Review | null)[];
+    // A dead reviewer is re-asked once (in panel order, so the call order stays fixed).
+    for (const [i, reviewer] of reviewers.entries()) {
+      if (answers[i] === null || answers[i] === undefined) answers[i] = await run(reviewer)();
+    }
+    const silent = reviewers.filter((_, i) => !answers[i]);
+    if (silent.length > 0) {
+      return { outcome: 'failed', kind: 'review', evidence: `no answer from the ${silent.join(', ')} reviewer (re-asked once); a silent reviewer blocks acceptance` };
+    }
+    const findings = answers.flatMap((answer) => answer!.findings);
+    const blocking = blockingFindings(findings);
+    const advisory = findings.filter((f) => !blocking.includes(f));
+    if (advisory.length > 0) ctx.event({ event: 'review-notes', item: item.index, findings: advisory });
+    if (blocking.length === 0) return { outcome: 'accepted' };
+    if (context.round < plan.maxReviewRounds) {
+      context.round += 1;
+      context.findings = blocking;
+      context.resolution = null;
+      continue;
+    }
+    for (const finding of blocking) {
+      ctx.decide({
+        title: `Ruling: ${finding.severity} ${finding.type} in ${finding.file}${finding.line > 0 ? `:${finding.line}` : ''} left open`,
+        item: item.index,
+        class: 'reversible',
+        charter: 'silent',
+        decision: `Item ${item.index} stays open with this finding: ${finding.problem}`,
+        why: `the review round cap (${plan.maxReviewRounds}) was reached with the finding still blocking`,
+        reversal: finding.fix.trim() === '' ? '' : `Fix it: ${finding.fix}`,
+        turn: ctx.iteration,
+      });
+    }
+    return { outcome: 'left-open' };
+  }
+}
+
+/** An agent asked once more when it gives no answer (verifier, judges, tools). */
+export async function askTwice<T>(ctx: RunContext, prompt: string, label: string, schema: Parameters<RunContext['ask']>[2]): Promise<T | null> {
+  return (await ctx.ask<T>(prompt, label, schema)) ?? (await ctx.ask<T>(prompt, label, schema));
+}
+
+export type { ForkDecision };
