@@ -6,6 +6,7 @@ import { registerGraph } from './commands/graph.js';
 import { registerPlan } from './commands/plan.js';
 import { registerRecord } from './commands/record.js';
 import { registerRun } from './commands/run.js';
+import { registerSimulate } from './commands/simulate.js';
 
 export { EXIT };
 
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerRecord(program);
   registerPlan(program);
   registerRun(program);
+  registerSimulate(program);
   return program;
 }
 

@@ -1,0 +1,164 @@
+import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { BRIEF_FILES } from '../../brief/load.js';
+import { parseOptions } from '../../brief/options.js';
+import { readOptionalTextFile, readTextFile } from '../../brief/read-text.js';
+import { LeopoldError } from '../../diagnostics/diagnostic.js';
+import { renderDiagnostics } from '../../diagnostics/render.js';
+import { checkWorkflowScript } from '../../emit/check/index.js';
+import { SCRIPT_PATH } from '../../emit/index.js';
+import { compile } from '../../index.js';
+import { parseAnswerScript, runWorkflowScript, type AnswerScript, type HostRun } from '../../../runtime/host/index.js';
+import type { WorkflowResult } from '../../../runtime/workflow/index.js';
+import { endQuietlyOnBrokenPipe, resolvePlanPath } from '../io.js';
+import { EXIT } from '../exit.js';
+
+/** `leopold simulate` options as commander hands them over; validated once here. */
+export const SimulateOptionsSchema = z.object({
+  answers: z.string().min(1, 'expected a path to an answers JSON file').optional(),
+  json: z.boolean().default(false),
+  autonomy: z.enum(['full', 'ask']).optional(),
+  budget: z.coerce.number().int().min(1, 'expected a whole number of tokens ≥ 1').optional(),
+  maxIterations: z.coerce.number().int().min(1, 'expected a whole number ≥ 1').optional(),
+});
+export type SimulateOptions = z.infer<typeof SimulateOptionsSchema>;
+
+const EXIT_HELP = `
+Compiles the plan in memory (nothing is written) and runs the script in the stand-in host
+(runtime/host) with scripted agent answers (--answers, see docs/host.md) or schema-shaped
+defaults. The scribe's CLI calls are simulated too: nothing touches .leopold/.
+
+Exit codes:
+  0  the run ended (whatever its stop condition)
+  1  the plan has errors, or the script failed (threw, or the host refused it)
+  2  usage or input problem (missing file, bad answers file)
+`;
+
+/** `leopold simulate [PLAN]`: compile in memory and run the script in the stand-in host. */
+export function registerSimulate(program: Command): void {
+  program
+    .command('simulate')
+    .description('compile the plan in memory and run it in the stand-in workflow host; print the run')
+    .argument('[plan]', 'path to PLAN.md (default: the nearest .leopold/PLAN.md, walking up)')
+    .option('--answers <file>', 'scripted agent answers (JSON; see docs/host.md)')
+    .option('--json', 'print the run as one JSON document')
+    .option('--autonomy <posture>', 'full or ask (beats LEOPOLD_AUTONOMY and GUARDRAILS.md)')
+    .option('--budget <tokens>', 'the host token budget (default: unlimited)')
+    .option('--max-iterations <n>', 'args.maxIterations (can only lower GUARDRAILS max_iterations)')
+    .addHelpText('after', EXIT_HELP)
+    .action(async (plan: string | undefined, raw: unknown) => {
+      endQuietlyOnBrokenPipe();
+      process.exitCode = await runSimulate(plan, parseOptions(SimulateOptionsSchema, raw));
+    });
+}
+
+async function runSimulate(planArg: string | undefined, opts: SimulateOptions): Promise<number> {
+  const cwd = process.cwd();
+  const planShown = resolvePlanPath(planArg, cwd);
+  const planAbs = resolve(cwd, planShown);
+  const briefDir = dirname(planAbs);
+  const text = readTextFile(planShown, 'plan file');
+  const answers = opts.answers === undefined ? [] : readAnswers(opts.answers);
+  const result = compile(text, {
+    file: relative(dirname(briefDir), planAbs).split(sep).join('/'),
+    diagnosticsFile: planShown,
+    mission: readOptionalTextFile(join(briefDir, BRIEF_FILES.mission), 'mission file'),
+    charter: readOptionalTextFile(join(briefDir, BRIEF_FILES.charter), 'charter file'),
+    guardrails: readOptionalTextFile(join(briefDir, BRIEF_FILES.guardrails), 'guardrails file'),
+    autonomyFlag: opts.autonomy,
+    autonomyEnv: process.env.LEOPOLD_AUTONOMY,
+    runtimeBundle: readRuntimeBundle(),
+  });
+  if (!result.ok) {
+    process.stderr.write(renderDiagnostics(result.diagnostics, 'text', new Map([[planShown, text]])));
+    process.stderr.write(`leopold: ${planShown} has errors; nothing was simulated\n`);
+    return EXIT.planErrors;
+  }
+  const args: Record<string, unknown> = {};
+  if (opts.maxIterations !== undefined) args.maxIterations = opts.maxIterations;
+  const run = await runWorkflowScript(result.script, {
+    file: SCRIPT_PATH,
+    staticCheck: checkWorkflowScript,
+    answers,
+    budgetTotal: opts.budget ?? null,
+    ...(Object.keys(args).length > 0 ? { args } : {}),
+  });
+  const header = {
+    plan: planShown,
+    loop: result.compiled.graph ? ('routed' as const) : ('waves' as const),
+    autonomy: result.compiled.autonomy,
+    waves: result.compiled.waves.map((wave) => wave.map((item) => item.index)),
+  };
+  process.stdout.write(opts.json ? `${JSON.stringify(simulationJson(header, run), null, 2)}\n` : renderSimulation(header, run));
+  return run.ok ? EXIT.ok : EXIT.planErrors;
+}
+
+function readAnswers(path: string): AnswerScript {
+  const text = readTextFile(path, 'answers file');
+  try {
+    return parseAnswerScript(JSON.parse(text) as unknown);
+  } catch (error) {
+    throw new LeopoldError(`${path}: ${(error as Error).message}`);
+  }
+}
+
+function readRuntimeBundle(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [join(here, 'workflow-runtime.js'), resolve(here, '../../../dist/workflow-runtime.js')];
+  const found = candidates.find((path) => existsSync(path));
+  if (!found) throw new LeopoldError(`the workflow runtime bundle is missing (looked for ${candidates[0]}); run npm run build`);
+  return readTextFile(found, 'workflow runtime bundle');
+}
+
+interface Header {
+  plan: string;
+  loop: 'routed' | 'waves';
+  autonomy: 'full' | 'ask';
+  waves: number[][];
+}
+
+/** The run as one JSON document (`--json`). */
+export function simulationJson(header: Header, run: HostRun): Record<string, unknown> {
+  return {
+    ...header,
+    ok: run.ok,
+    phases: run.phases,
+    agents: run.journal.map((call) => ({ index: call.index, label: call.label, phase: call.phase, status: call.status, tokens: call.tokens })),
+    result: run.result ?? null,
+    error: run.error ?? null,
+    violations: run.violations ?? [],
+    logs: run.logs,
+    stats: run.stats,
+  };
+}
+
+/** The run as text: phases, agents called (label and status), decisions, stop reason. */
+export function renderSimulation(header: Header, run: HostRun): string {
+  const out: string[] = [];
+  const open = header.waves.reduce((n, wave) => n + wave.length, 0);
+  out.push(`Simulated ${header.plan}: ${open} open item${open === 1 ? '' : 's'}, ${header.loop === 'routed' ? 'routed loop' : 'wave loop'}, autonomy ${header.autonomy}`);
+  out.push('', `Phases: ${run.phases.join(' → ') || '(none)'}`);
+  out.push('', `Agents (${run.journal.length}):`);
+  const width = Math.max(5, ...run.journal.map((call) => (call.label ?? '').length));
+  for (const call of run.journal) {
+    const status = call.status === 'answered' ? 'answered' : call.status === 'null' ? 'NO ANSWER (null)' : `THREW ${call.error?.message ?? ''}`;
+    out.push(`  ${String(call.index).padStart(3)}  ${(call.label ?? '(no label)').padEnd(width)}  ${call.phase ?? ''}  ${status}`);
+  }
+  if (!run.ok) {
+    out.push('', `The script failed: ${run.error?.name ?? 'Error'}: ${run.error?.message ?? ''}`);
+    for (const v of run.violations ?? []) out.push(`  ${v.line}:${v.column} ${v.code} ${v.message}`);
+    return `${out.join('\n')}\n`;
+  }
+  const result = run.result as WorkflowResult;
+  const notes = run.logs.filter((line) => !line.startsWith('stop:'));
+  if (notes.length > 0) out.push('', 'Log:', ...notes.map((line) => `  ${line}`));
+  out.push('', result.decidedForYou === '' ? 'Decisions: none' : result.decidedForYou);
+  out.push('', `Stop: ${result.stop} (${result.detail})`);
+  const list = (xs: readonly number[]) => (xs.length === 0 ? '-' : xs.join(', '));
+  out.push(`Done ${result.done}/${result.total}; incomplete: ${list(result.incomplete)}; stranded: ${list(result.stranded)}; routed around: ${list(result.routedAround)}`);
+  out.push(`Agents run: ${run.stats.agents}; tokens: ${run.stats.tokensSpent}`);
+  return `${out.join('\n')}\n`;
+}
