@@ -1,0 +1,118 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Tokens } from './findings.js';
+
+// The guard's only file-system reads: where `.leopold/` is, whether a run is active, which
+// tokens exist, and (only for a verb git does not ship) the user's git aliases.
+
+/** The nearest `.leopold/` directory at or above each start, first start first. */
+export function findLeopoldDir(starts: readonly string[]): string | null {
+  for (const start of starts) {
+    for (let dir = resolve(start); ; dir = dirname(dir)) {
+      const candidate = join(dir, '.leopold');
+      if (isDirectory(candidate)) return candidate;
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return null;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True when `.leopold/state.json` says `"active": true`. Missing, unreadable or corrupt
+ * means no run, as for every other reader of state.json (runtime/state): `leopold run
+ * status` reports it and `leopold run start` replaces it.
+ */
+export function isRunActive(leopoldDir: string): boolean {
+  try {
+    const state = JSON.parse(readFileSync(join(leopoldDir, 'state.json'), 'utf8')) as unknown;
+    return state !== null && typeof state === 'object' && (state as { active?: unknown }).active === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Which lift tokens exist. */
+export function tokensIn(leopoldDir: string): Tokens {
+  return { allowGit: existsSync(join(leopoldDir, 'ALLOW_GIT')), allowPush: existsSync(join(leopoldDir, 'ALLOW_PUSH')) };
+}
+
+/**
+ * A lookup of `[alias]` entries in the repository's and the user's git config files. Reads
+ * lazily, once; `include` directives and conditional includes are not followed.
+ */
+export function gitAliasReader(dirs: readonly string[], home: string, env: NodeJS.ProcessEnv): (name: string) => string | undefined {
+  let aliases: Map<string, string> | null = null;
+  return (name) => {
+    aliases ??= loadAliases(dirs, home, env);
+    return aliases.get(name.toLowerCase());
+  };
+}
+
+function loadAliases(dirs: readonly string[], home: string, env: NodeJS.ProcessEnv): Map<string, string> {
+  const files: string[] = [];
+  if (env.GIT_CONFIG_SYSTEM) files.push(env.GIT_CONFIG_SYSTEM);
+  else files.push('/etc/gitconfig');
+  files.push(join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'));
+  files.push(env.GIT_CONFIG_GLOBAL || join(home, '.gitconfig'));
+  for (const dir of dirs) {
+    const git = findGitDir(dir);
+    if (git) files.push(join(git, 'config'));
+  }
+  const aliases = new Map<string, string>();
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    let inAlias = false;
+    for (const raw of text.split('\n')) {
+      const line = raw.trim();
+      const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]\s*(.*)$/.exec(line);
+      if (section) {
+        inAlias = (section[1] as string).toLowerCase() === 'alias';
+        continue;
+      }
+      const entry = inAlias ? /^([A-Za-z0-9-]+)\s*=\s*(.*)$/.exec(line) : null;
+      if (entry) aliases.set((entry[1] as string).toLowerCase(), unquote(entry[2] as string));
+    }
+  }
+  return aliases;
+}
+
+function unquote(value: string): string {
+  let out = '';
+  let quoted = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (c === '"') quoted = !quoted;
+    else if (c === '\\' && i + 1 < value.length) out += value[++i] === 'n' ? '\n' : value[i];
+    else if ((c === '#' || c === ';') && !quoted) break;
+    else out += c;
+  }
+  return out.trim();
+}
+
+function findGitDir(start: string): string | null {
+  for (let dir = resolve(start); ; dir = dirname(dir)) {
+    const candidate = join(dir, '.git');
+    try {
+      const st = statSync(candidate);
+      if (st.isDirectory()) return candidate;
+      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(candidate, 'utf8'));
+      if (m) return resolve(dir, (m[1] as string).trim());
+    } catch {
+      // keep walking
+    }
+    if (dirname(dir) === dir) return null;
+  }
+}

@@ -1,0 +1,59 @@
+import { homedir } from 'node:os';
+import { isAbsolute } from 'node:path';
+import { decide } from './findings.js';
+import { findLeopoldDir, gitAliasReader, isRunActive, tokensIn } from './fs.js';
+import { mentionFindings } from './analyze/mentions.js';
+import { findingsForToolCall, type ToolCall } from './tool.js';
+
+/** Where the hook runs: the environment and the process's own directory. */
+export interface GuardEnvironment {
+  env: NodeJS.ProcessEnv;
+  processCwd: string;
+}
+
+/**
+ * The PreToolUse guard (SPEC-RUNTIME §7): hook JSON in, the text to print out — a deny
+ * object, or '' for "no opinion". Never throws.
+ *
+ * Fail-open cases (print nothing): stdin that is not a JSON object or names no tool (there
+ * is nothing to judge), no `.leopold/`, no active run (state.json missing or corrupt).
+ * Fail-closed cases (deny): a command that cannot be parsed or analysed, or any unexpected
+ * error during a run, when the text mentions git with a guarded verb.
+ */
+export function runGuard(stdin: string, where: GuardEnvironment): string {
+  let call: ToolCall;
+  try {
+    const parsed = JSON.parse(stdin) as unknown;
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return '';
+    call = parsed as ToolCall;
+  } catch {
+    return '';
+  }
+  let leopoldDir: string | null = null;
+  try {
+    const cwd = typeof call.cwd === 'string' && isAbsolute(call.cwd) ? call.cwd : where.processCwd;
+    const project = where.env.CLAUDE_PROJECT_DIR;
+    leopoldDir = findLeopoldDir(project ? [project, cwd] : [cwd]);
+    if (leopoldDir === null || !isRunActive(leopoldDir)) return '';
+    const home = where.env.HOME || homedir();
+    const ctx = { cwd, leopoldDir, home, gitAlias: gitAliasReader([cwd, leopoldDir], home, where.env) };
+    const findings = findingsForToolCall(call, ctx);
+    if (findings.length === 0) return '';
+    return render(decide(findings, tokensIn(leopoldDir)));
+  } catch {
+    if (leopoldDir === null) return '';
+    try {
+      const findings = mentionFindings(stdin.slice(0, 1 << 20), 'hit an internal error in the guard');
+      return render(decide(findings, { allowGit: false, allowPush: false }));
+    } catch {
+      return '';
+    }
+  }
+}
+
+function render(decision: ReturnType<typeof decide>): string {
+  if (decision.decision === 'allow') return '';
+  return `${JSON.stringify({
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: decision.reason },
+  })}\n`;
+}
