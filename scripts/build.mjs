@@ -30,6 +30,25 @@ await build({
 });
 for (const e of entries) chmodSync(resolve(root, `dist/${e.out}.js`), 0o755);
 
+// The PreToolUse guard as its own small bundle: `leopold init` registers it as
+// `node dist/hooks/guard.js` (never through npx) because it runs before every tool call.
+// It imports only node built-ins; minified so Node parses as little as possible at start.
+await build({
+  absWorkingDir: root,
+  entryPoints: ['runtime/hooks/guard/main.ts'],
+  outfile: 'dist/hooks/guard.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  sourcemap: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+  banner: { js: '#!/usr/bin/env node' },
+});
+chmodSync(resolve(root, 'dist/hooks/guard.js'), 0o755);
+
 // The workflow runtime, bundled ONCE here: templates/workflow/entry.ts + runtime/workflow as
 // one IIFE assigning `leopoldWorkflow`. `leopold compile` reads it from beside dist/leopold.js
 // and embeds it after the plan; it must meet CLAUDE-CODE.md §1–2 (no imports, no node

@@ -3,6 +3,7 @@ import { LeopoldError } from '../diagnostics/diagnostic.js';
 import { EXIT } from './exit.js';
 import { registerCompile } from './commands/compile.js';
 import { registerGraph } from './commands/graph.js';
+import { registerHook } from './commands/hook.js';
 import { registerPlan } from './commands/plan.js';
 import { registerRecord } from './commands/record.js';
 import { registerRun } from './commands/run.js';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerRecord(program);
   registerPlan(program);
   registerRun(program);
+  registerHook(program);
   registerSimulate(program);
   return program;
 }
