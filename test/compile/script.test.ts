@@ -97,28 +97,27 @@ describe('the emitted script', () => {
 });
 
 describe('the emitted script in the stand-in host (CLAUDE-CODE.md §2 globals only)', () => {
-  it('loads, and runs a one-item plan to a result with one string-prompt agent call', async () => {
+  it('loads, and runs a one-item plan to a result: implementer, verifier, reviewer, scribe', async () => {
     const { script } = compiled('# Plan\n\n- [x] Set up\n- [ ] Count the words of a file\n  @scenario `tally a.txt` prints 3\n');
-    const run = await runWorkflowScript(script, { file: 'leopold-run.js', staticCheck, answers: [{ label: '/^i2:/', answers: [{ text: 'Counted.' }] }] });
+    const run = await runWorkflowScript(script, { file: 'leopold-run.js', staticCheck });
     expect(run.error).toBeUndefined();
     expect(run.ok).toBe(true);
     expect(run.meta.name).toBe('leopold-workflow-run');
-    expect(run.result).toEqual({ stop: 'plan_complete', done: 1, total: 1, incomplete: [], decisions: [], decidedForYou: '', stranded: [], routedAround: [] });
-    expect(run.journal).toHaveLength(1);
+    expect(run.result).toMatchObject({ stop: 'plan_complete', done: 1, total: 1, incomplete: [], decisions: [], decidedForYou: '', stranded: [], routedAround: [] });
+    expect(run.journal.map((call) => call.label)).toEqual(['i2:implement', 'i2:verify', 'i2:review:correctness', 'scribe', 'scribe']);
     const call = run.journal[0]!;
     expect(typeof call.prompt).toBe('string');
     expect(call.prompt).toContain('Count words.');
     expect(call.prompt).toContain('- Never add a dependency.');
     expect(call.prompt).toContain('Item 2 (i2): Count the words of a file');
     expect(call.prompt).toContain('`tally a.txt` prints 3');
-    expect(call.options).toMatchObject({ label: 'i2: Count the words of a file', phase: 'Wave 1', effort: 'medium' });
+    expect(call.options).toMatchObject({ label: 'i2:implement', effort: 'medium' });
+    expect(call.phase).toBe('Wave 1');
     expect(run.phases).toEqual(['Wave 1']);
   });
 
-  it('stops at a wave that left an item incomplete, and honours args.maxIterations', async () => {
+  it('honours args.maxIterations, and takes args as text', async () => {
     const { script } = compiled('- [ ] A\n- [ ] B\n- [ ] (after: 1) C\n');
-    const skipped = await runWorkflowScript(script, { staticCheck, answers: [{ label: '/^i1:/', answers: [{ skip: true }] }] });
-    expect(skipped.result).toMatchObject({ stop: 'deadlock', done: 1, total: 3, incomplete: [1, 3] });
     const limited = await runWorkflowScript(script, { staticCheck, args: { maxIterations: 1 } });
     expect(limited.result).toMatchObject({ stop: 'iteration_budget', done: 1, incomplete: [2, 3] });
     const asText = await runWorkflowScript(script, { staticCheck, args: 'go' });
@@ -127,6 +126,7 @@ describe('the emitted script in the stand-in host (CLAUDE-CODE.md §2 globals on
 
   it('has no way to reach require, process, Date.now or Math.random', () => {
     const runtime = bundle;
-    for (const name of ['require', 'process', 'Date.now', 'Math.random', 'import(', 'eval']) expect(runtime).not.toContain(name);
+    // (`required` is a JSON Schema keyword of the embedded agent schemas, not a call.)
+    for (const name of ['require(', 'process.', 'Date.now', 'Math.random', 'import(', 'eval', 'Function(']) expect(runtime).not.toContain(name);
   });
 });
