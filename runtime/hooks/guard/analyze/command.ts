@@ -156,14 +156,14 @@ class Walk implements WalkApi {
       case 'find':
         return this.find(args);
       case 'mv':
-        return this.move(args);
+        return this.move(args, opts);
       case 'cd':
       case 'pushd':
         return this.changeDir(args);
       default:
         break;
     }
-    if (REMOVERS.has(base)) return this.remove(base, args);
+    if (REMOVERS.has(base)) return this.remove(base, args, opts);
     if (['cp', 'install', 'ln', 'tee', 'truncate', 'dd', 'sed', 'perl', 'patch', 'rsync'].includes(base)) this.writers(base, args);
     if (INTERPRETERS.has(base)) {
       const code = args.map((a) => a.text).join(' ');
@@ -207,7 +207,15 @@ class Walk implements WalkApi {
     else if (cmd.pipedFrom) this.mention('pipes output computed at run time into a shell');
   }
 
-  private remove(base: string, args: Word[]): void {
+  /** `… | xargs rm`: the operands arrive at run time; judge by what the command mentions. */
+  private trailingRemoval(base: string, opts: ArgvOptions): void {
+    if (opts.unknownTrailing && /\bSTOP\b|\.leopold/i.test(this.source)) {
+      this.add({ lock: 'stop', what: `${base} with operands supplied at run time, in a command that mentions .leopold or STOP` });
+    }
+  }
+
+  private remove(base: string, args: Word[], opts: ArgvOptions): void {
+    this.trailingRemoval(base, opts);
     if (base === 'gio' && !['trash', 'remove', 'rm'].includes(args[0]?.text ?? '')) return;
     if (base === 'shred' && !args.some((a) => /^-[a-z]*u|^--remove/.test(a.text))) return;
     const { options, operands } = splitOptions(base === 'gio' ? args.slice(1) : args);
@@ -215,7 +223,8 @@ class Walk implements WalkApi {
     this.removal(operands, recursive, `${base} ${args.map((a) => a.text).join(' ')}`.slice(0, 80));
   }
 
-  private move(args: Word[]): void {
+  private move(args: Word[], opts: ArgvOptions): void {
+    this.trailingRemoval('mv', opts);
     const { options, operands } = splitOptions(args);
     const what = `mv ${args.map((a) => a.text).join(' ')}`.slice(0, 80);
     const intoDir = options.findIndex((o) => o === '-t' || o.startsWith('--target-directory'));

@@ -24,7 +24,7 @@ export function parseShell(src: string, vars: Map<string, string | null> = new M
 export const MAX_DEPTH = 48;
 
 const RESERVED_SKIP = new Set(['{', '}', '!', 'then', 'else', 'do', 'done', 'fi', 'if', 'elif', 'while', 'until', 'esac', 'coproc']);
-const DISCARDING = new Set(['for', 'select', '[[', 'function']);
+const DISCARDING = new Set(['for', 'select', '[[']);
 const DECLARERS = new Set(['export', 'declare', 'local', 'readonly', 'typeset']);
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/;
 const NAME_START = /[A-Za-z_]/;
@@ -226,6 +226,20 @@ class Parser {
           this.parseCase();
           return null;
         }
+        if (reserved === 'function') {
+          // `function name [()] body`: the body follows as the next command.
+          this.pos += 8;
+          this.skipBlanks();
+          this.readWord();
+          this.skipBlanks();
+          if (s[this.pos] === '(') {
+            this.pos++;
+            this.skipBlanks();
+            if (s[this.pos] !== ')') this.fail('expected ")" in a function definition');
+            this.pos++;
+          }
+          return null;
+        }
         if (reserved !== null && RESERVED_SKIP.has(reserved)) {
           this.pos += reserved.length;
           continue;
@@ -235,6 +249,7 @@ class Parser {
           if (reserved === '[[') discardUntil = ']]';
         }
       }
+      const wordStart = this.pos;
       const fields = this.readWord();
       if (discardUntil !== null && fields.some((f) => f.text === discardUntil && !f.quoted)) {
         discardUntil = null;
@@ -243,8 +258,9 @@ class Parser {
       }
       if (discard) continue;
       const first = fields[0];
-      if (cmd.words.length === 0 && fields.length === 1 && first && !first.quoted) {
-        const m = ASSIGNMENT.exec(first.text);
+      if (cmd.words.length === 0 && fields.length === 1 && first) {
+        // An assignment needs an unquoted `NAME=`; the value may be quoted (`A="x y"`).
+        const m = ASSIGNMENT.exec(this.src.slice(wordStart, wordStart + 256));
         if (m && first.text.startsWith(m[0])) {
           cmd.assignments.push({ name: m[1] as string, value: { ...first, text: first.text.slice(m[0].length) } });
           continue;

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeCommand, decide, type Lock, type Tokens } from '../../runtime/hooks/guard/index.js';
+import { ALLOW } from './corpus/allow.js';
+import { DENY } from './corpus/deny.js';
+
+// Every corpus command is judged under all four token states. The expected decision follows
+// from the locks it hits: force/stop/guardrails always deny; commit unless ALLOW_GIT; push
+// unless ALLOW_PUSH.
+const ctx = { cwd: '/proj', leopoldDir: '/proj/.leopold', home: '/home/dev' };
+const STATES: [string, Tokens][] = [
+  ['no tokens', { allowGit: false, allowPush: false }],
+  ['ALLOW_GIT', { allowGit: true, allowPush: false }],
+  ['ALLOW_PUSH', { allowGit: false, allowPush: true }],
+  ['ALLOW_GIT + ALLOW_PUSH', { allowGit: true, allowPush: true }],
+];
+
+function expected(locks: Lock[], tokens: Tokens): 'allow' | 'deny' {
+  const denied = locks.some((l) => (l === 'commit' ? !tokens.allowGit : l === 'push' ? !tokens.allowPush : true));
+  return denied ? 'deny' : 'allow';
+}
+
+describe('guard corpus', () => {
+  it('is big enough', () => {
+    expect(DENY.length).toBeGreaterThanOrEqual(150);
+    expect(ALLOW.length).toBeGreaterThanOrEqual(100);
+    expect(new Set(DENY.map(([, c]) => c)).size).toBe(DENY.length);
+    expect(new Set(ALLOW).size).toBe(ALLOW.length);
+  });
+
+  describe.each(DENY)('deny [%s] %j', (locks, command) => {
+    const want = locks.split(' ') as Lock[];
+    const findings = analyzeCommand(command, ctx);
+    it('hits exactly the declared locks', () => {
+      expect([...new Set(findings.map((f) => f.lock))].sort()).toEqual([...want].sort());
+    });
+    it.each(STATES)('with %s', (_, tokens) => {
+      expect(decide(findings, tokens).decision).toBe(expected(want, tokens));
+    });
+  });
+
+  describe.each(ALLOW.map((c) => [c]))('allow %j', (command) => {
+    it('finds nothing, so every token state allows', () => {
+      const findings = analyzeCommand(command, ctx);
+      expect(findings).toEqual([]);
+      for (const [, tokens] of STATES) expect(decide(findings, tokens).decision).toBe('allow');
+    });
+  });
+});
