@@ -12,8 +12,8 @@ export function registerHook(program: Command): void {
   hook
     .command('guard')
     .description('PreToolUse git guard: deny commits, pushes, force-pushes and kill-switch removal during a run')
-    .action(async () => {
-      const out = runGuard(await readStdin(), { env: process.env, processCwd: process.cwd() });
+    .action(() => {
+      const out = runGuard(readStdin(), { env: process.env, processCwd: process.cwd() });
       if (out !== '') process.stdout.write(out);
     });
 

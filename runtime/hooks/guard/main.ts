@@ -5,7 +5,7 @@ import { readStdin } from './stdin.js';
 
 process.exitCode = 0;
 try {
-  const out = runGuard(await readStdin(), { env: process.env, processCwd: process.cwd() });
+  const out = runGuard(readStdin(), { env: process.env, processCwd: process.cwd() });
   if (out !== '') process.stdout.write(out);
 } catch {
   // runGuard never throws; if it somehow did, a crash would allow everything anyway.
