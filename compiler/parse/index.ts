@@ -1,4 +1,5 @@
 import type { PlanIR, PlanItem, StrayMarker } from '../../runtime/plan/schema.js';
+import { CHUNK_LIMITS, type ChunkLimits } from './chunks.js';
 import { readItemLine } from './item-line.js';
 import { scanLines, type PlacedMarker } from './line-scan.js';
 import { readMarkdown } from './markdown.js';
@@ -7,13 +8,23 @@ import { referencedIndex, type AnchorTable } from './references.js';
 import { lineIndexAt, readSource, spanOf } from './source.js';
 import { toolCommand } from './tool-command.js';
 
+export { CHUNK_LIMITS, WHOLE_DOCUMENT, type ChunkLimits } from './chunks.js';
+
 /**
  * Parses PLAN.md text into the Plan IR. Pure and total: any string gives an IR, never an
  * exception. Problems are left as facts (strays, depRefs, legacy lines) for the graph phase.
  */
 export function parsePlan(text: string, file: string): PlanIR {
+  return parsePlanWith(text, file, CHUNK_LIMITS);
+}
+
+/**
+ * `parsePlan` with the Markdown parse cut into pieces at `limits` (see chunks.ts). For
+ * tests: `WHOLE_DOCUMENT` is the one-piece oracle, tiny limits cut at every cut point.
+ */
+export function parsePlanWith(text: string, file: string, limits: ChunkLimits): PlanIR {
   const source = readSource(text);
-  const markdown = readMarkdown(source.body);
+  const markdown = readMarkdown(source, limits);
 
   // 1. Each item's own first paragraph: text, anchor and leading markers.
   const written = markdown.items.map((item) => ({ item, line: readItemLine(source, item) }));

@@ -2,6 +2,8 @@ import type { Nodes, Root } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { CHUNK_LIMITS, cutPoints, type ChunkLimits } from './chunks.js';
+import type { SourceText } from './source.js';
 
 /** A GFM task-list item as remark found it, in body offsets. */
 export interface TaskListItem {
@@ -24,21 +26,108 @@ export interface MarkdownFacts {
 // Built and frozen once: freezing runs the plugin attachers, so each parse reuses them.
 const markdown = unified().use(remarkParse).use(remarkGfm).freeze();
 
-/** Parses the body with remark + GFM and collects task items and code/HTML line ranges. */
-export function readMarkdown(body: string): MarkdownFacts {
+/** One parsed piece of the body: its tree, in positions relative to where it starts. */
+export interface Piece {
+  tree: Root;
+  /** 0-based body line the piece starts on. */
+  line: number;
+  /** Body offset the piece starts at. */
+  offset: number;
+}
+
+/**
+ * Parses the body with remark + GFM, in pieces cut at `cutPoints` once a piece reaches
+ * `limits`, and collects task items and code/HTML line ranges in body positions. Small
+ * bodies, and `WHOLE_DOCUMENT`, parse in one piece.
+ */
+export function readMarkdown(source: SourceText, limits: ChunkLimits = CHUNK_LIMITS): MarkdownFacts {
   const facts: MarkdownFacts = { items: [], codeLineRanges: [] };
-  let tree: Root;
   try {
-    tree = markdown.parse(body);
+    for (const piece of markdownPieces(source, limits)) walk(piece, source.body, facts);
   } catch {
     // remark has no documented failure mode on text; if it ever gives up, the plan simply
     // has no items and the graph phase reports an empty plan instead of us crashing.
-    return facts;
+    return { items: [], codeLineRanges: [] };
   }
+  return facts;
+}
+
+/**
+ * The body as parsed pieces, in document order. Each piece is parsed together with the
+ * line of the cut that ends it, and the cut is taken only if that parse starts a
+ * top-level heading or list item on that line: proof that, whatever the scanner assumed,
+ * no fence, HTML block, table or paragraph runs across the cut. The block on that line is
+ * then dropped, since the next piece parses it afresh. When the parse disagrees, the
+ * piece reaches for a cut twice as far away, so retries cost at most a constant factor.
+ */
+export function* markdownPieces(source: SourceText, limits: ChunkLimits): Generator<Piece> {
+  const { body, lineStarts } = source;
+  const lineCount = lineStarts.length;
+  // micromark skips a U+FEFF that starts its input without counting it in offsets, so a
+  // body that still starts with one (a doubled BOM) has every offset one short; only the
+  // first piece would be, so such a body is parsed whole to keep that behaviour exact.
+  const big = lineCount > limits.lines || body.length > limits.chars;
+  const cuts = big && body.charCodeAt(0) !== 0xfeff ? cutPoints(source) : [];
+  let first = 0;
+  let reach = 0; // no cut before this line (raised after a rejected cut)
+  let next = 0; // position in `cuts`
+  for (;;) {
+    const offset = lineStarts[first] as number;
+    while (next < cuts.length && !farEnough(cuts[next] as number)) next++;
+    const cut = cuts[next];
+    if (cut === undefined) {
+      yield { tree: markdown.parse(body.slice(offset)), line: first, offset };
+      return;
+    }
+    const tree = markdown.parse(body.slice(offset, cut + 1 < lineCount ? lineStarts[cut + 1] : body.length));
+    if (dropBlockOn(tree, cut - first + 1)) {
+      yield { tree, line: first, offset };
+      first = cut;
+      reach = 0;
+    } else {
+      reach = cut + (cut - first);
+      next++;
+    }
+  }
+
+  function farEnough(cut: number): boolean {
+    if (cut <= first || cut < reach) return false;
+    return cut - first >= limits.lines || (lineStarts[cut] as number) - (lineStarts[first] as number) >= limits.chars;
+  }
+}
+
+/**
+ * Removes the heading or list item that starts the 1-based `line` at column 1, when the
+ * tree ends with one: a top-level heading or list, or the last item of a top-level list.
+ * False when nothing starts there (the line belongs to an earlier block).
+ */
+function dropBlockOn(tree: Root, line: number): boolean {
+  const last = tree.children[tree.children.length - 1];
+  if (!last) return false;
+  if (startsAt(last, line) && (last.type === 'heading' || last.type === 'list')) {
+    tree.children.pop();
+    return true;
+  }
+  if (last.type === 'list') {
+    const item = last.children[last.children.length - 1];
+    if (item && startsAt(item, line)) {
+      last.children.pop();
+      return true;
+    }
+  }
+  return false;
+}
+
+function startsAt(node: Nodes, line: number): boolean {
+  return node.position?.start.line === line && node.position.start.column === 1;
+}
+
+/** Collects one piece's task items and code/HTML ranges, shifted to body positions. */
+function walk(piece: Piece, body: string, facts: MarkdownFacts): void {
   // Explicit stack instead of recursion: deeply nested lists must not overflow the stack.
   // Only flow containers are entered; blockquote subtrees are skipped on purpose (quoted
   // checkboxes are examples, not work), and phrasing content cannot hold items or blocks.
-  const stack: Nodes[] = [tree];
+  const stack: Nodes[] = [piece.tree];
   while (stack.length > 0) {
     const node = stack.pop() as Nodes;
     switch (node.type) {
@@ -49,7 +138,7 @@ export function readMarkdown(body: string): MarkdownFacts {
         break;
       case 'listItem': {
         if (typeof node.checked === 'boolean') {
-          const item = taskListItem(body, node, node.checked);
+          const item = taskListItem(body, node, node.checked, piece.offset);
           if (item) facts.items.push(item);
         }
         pushChildren(stack, node.children);
@@ -58,14 +147,14 @@ export function readMarkdown(body: string): MarkdownFacts {
       case 'code':
       case 'html':
         if (node.position) {
-          facts.codeLineRanges.push([node.position.start.line - 1, node.position.end.line - 1]);
+          // Pieces start at line starts, so only lines and offsets move, never columns.
+          facts.codeLineRanges.push([node.position.start.line - 1 + piece.line, node.position.end.line - 1 + piece.line]);
         }
         break;
       default:
         break;
     }
   }
-  return facts;
 }
 
 function pushChildren(stack: Nodes[], children: readonly Nodes[]): void {
@@ -73,18 +162,23 @@ function pushChildren(stack: Nodes[], children: readonly Nodes[]): void {
   for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as Nodes);
 }
 
+/** The item in body offsets; `shift` is where its piece starts in the body. */
 function taskListItem(
   body: string,
   node: Extract<Nodes, { type: 'listItem' }>,
   done: boolean,
+  shift: number,
 ): TaskListItem | undefined {
-  const markerOffset = node.position?.start.offset;
-  if (markerOffset === undefined) return undefined;
+  const start = node.position?.start.offset;
+  if (start === undefined) return undefined;
+  const markerOffset = start + shift;
   const first = node.children[0];
   const paragraph = first?.type === 'paragraph' ? first : undefined;
-  const checkOffset = findCheck(body, markerOffset, paragraph?.position?.start.offset);
+  const paragraphStart = paragraph?.position?.start.offset;
+  const checkOffset = findCheck(body, markerOffset, paragraphStart === undefined ? undefined : paragraphStart + shift);
   if (checkOffset === undefined) return undefined;
-  const paragraphEnd = Math.max(paragraph?.position?.end.offset ?? 0, checkOffset + 2);
+  const paragraphEndInPiece = paragraph?.position?.end.offset;
+  const paragraphEnd = Math.max(paragraphEndInPiece === undefined ? 0 : paragraphEndInPiece + shift, checkOffset + 2);
   return { markerOffset, checkOffset, done, paragraphEnd };
 }
 
