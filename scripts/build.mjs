@@ -49,6 +49,29 @@ await build({
 });
 chmodSync(resolve(root, 'dist/hooks/guard.js'), 0o755);
 
+// The Stop hook as its own bundle: `leopold init` registers it as `node dist/hooks/stop.js`.
+// It runs once per turn, so it leaves out commander and everything compile-only; it does
+// load zod (state.json), remark (PLAN.md, GUARDRAILS.md, CHARTER.md) and the runtime
+// modules it shares with the workflow. Bundled graphlib-free CommonJS may still call
+// require(), hence the same banner as the CLI.
+await build({
+  absWorkingDir: root,
+  entryPoints: ['runtime/hooks/stop/main.ts'],
+  outfile: 'dist/hooks/stop.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  sourcemap: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+  banner: {
+    js: "#!/usr/bin/env node\nimport { createRequire as __leopoldCreateRequire } from 'node:module';\nconst require = __leopoldCreateRequire(import.meta.url);",
+  },
+});
+chmodSync(resolve(root, 'dist/hooks/stop.js'), 0o755);
+
 // The workflow runtime, bundled ONCE here: templates/workflow/entry.ts + runtime/workflow as
 // one IIFE assigning `leopoldWorkflow`. `leopold compile` reads it from beside dist/leopold.js
 // and embeds it after the plan; it must meet CLAUDE-CODE.md §1–2 (no imports, no node

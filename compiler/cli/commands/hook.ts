@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { readStdin, runGuard } from '../../../runtime/hooks/guard/index.js';
+import { runStopHook } from '../../../runtime/hooks/stop/index.js';
 
 /**
  * `leopold hook <name>`: the Claude Code hooks (JSON on stdin, JSON on stdout, exit 0).
@@ -17,5 +18,11 @@ export function registerHook(program: Command): void {
       if (out !== '') process.stdout.write(out);
     });
 
-  // `hook stop` (the Stop-hook engine) registers here.
+  hook
+    .command('stop')
+    .description('Stop hook: keep the session on the next plan item, or end the run with its summary (fails open)')
+    .action(async () => {
+      const out = await runStopHook(readStdin(), { env: process.env, processCwd: process.cwd() });
+      if (out !== '') process.stdout.write(out);
+    });
 }

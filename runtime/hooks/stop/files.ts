@@ -1,0 +1,90 @@
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { decidedForYou } from '../../decisions/decided-for-you.js';
+import { readDecisions } from '../../decisions/trail.js';
+import type { RunState } from '../../state/schema.js';
+import type { LoggedEvent } from './outcome.js';
+
+// The Stop hook's file-system reads besides state.json (runtime/state) and PLAN.md.
+
+/** The nearest `.leopold/` directory at or above each start, first start first. */
+export function findLeopoldDir(starts: readonly string[]): string | null {
+  for (const start of starts) {
+    for (let dir = resolve(start); ; dir = dirname(dir)) {
+      const candidate = join(dir, '.leopold');
+      try {
+        if (statSync(candidate).isDirectory()) return candidate;
+      } catch {
+        // missing or unreadable: keep walking, as git does for .git
+      }
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return null;
+}
+
+/** A brief file's text, or '' when it does not exist (other errors throw: the hook fails open). */
+export function readOptional(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw error;
+  }
+}
+
+/** True when the kill switch `.leopold/STOP` is raised. */
+export function killSwitchRaised(leopoldDir: string): boolean {
+  return existsSync(join(leopoldDir, 'STOP'));
+}
+
+/**
+ * The events logged after byte `offset` of events.jsonl (none when null), and the log's length now. Lines
+ * that are not JSON objects are skipped (a torn last line is cut by the next writer). A
+ * log shorter than `offset` (rotated by hand) is read from the start.
+ */
+export function eventsSince(leopoldDir: string, offset: number | null): { events: LoggedEvent[]; size: number } {
+  let fd: number;
+  try {
+    fd = openSync(join(leopoldDir, 'events.jsonl'), 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], size: 0 };
+    throw error;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (offset === null) return { events: [], size };
+    const from = offset <= size ? offset : 0;
+    const buffer = Buffer.alloc(size - from);
+    let read = 0;
+    while (read < buffer.length) {
+      const n = readSync(fd, buffer, read, buffer.length - read, from + read);
+      if (n === 0) break;
+      read += n;
+    }
+    const events: LoggedEvent[] = [];
+    for (const line of buffer.subarray(0, read).toString('utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        const value = JSON.parse(line) as unknown;
+        if (value !== null && typeof value === 'object' && !Array.isArray(value)) events.push(value as LoggedEvent);
+      } catch {
+        // not a whole JSON line: skip it
+      }
+    }
+    return { events, size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** "What I decided for you" over the decisions stamped since the run started (same rule as `leopold run finish`). */
+export function decidedForYouOfRun(leopoldDir: string, state: RunState): string {
+  const text = readOptional(join(leopoldDir, 'DECISIONS.md'));
+  if (text === '') return '';
+  const records = readDecisions(text);
+  // DECISIONS.md stamps whole seconds; compare at that precision.
+  const since = state.started_at ? Math.floor(Date.parse(state.started_at) / 1000) * 1000 : Number.NaN;
+  const ofRun = Number.isNaN(since) ? records : records.filter((r) => r.at === null || !(Date.parse(r.at) < since));
+  return decidedForYou(ofRun, { path: '.leopold/DECISIONS.md' });
+}

@@ -1,0 +1,41 @@
+import type { RunState } from '../../state/schema.js';
+
+/** The item the hook handed the session last, and where the event log ended at that moment. */
+export interface PendingDispatch {
+  item: number;
+  /** Byte length of `.leopold/events.jsonl` when the block was written: reports come after it. */
+  offset: number;
+  /** This dispatch is the run's one rescue attempt. */
+  rescue: boolean;
+}
+
+/**
+ * What the Stop hook remembers between turns, kept in state.json under `hook` (the state
+ * schema keeps fields it does not know, so no other reader is disturbed).
+ */
+export interface HookMemory {
+  pending: PendingDispatch | null;
+  /** A plain checklist's waves (item indexes), frozen at the hook's first turn like a compiled plan's. */
+  waves: number[][] | null;
+}
+
+const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1;
+
+/** The hook's memory in `state`; anything malformed reads as nothing remembered. */
+export function hookMemoryOf(state: RunState): HookMemory {
+  const raw = (state as Record<string, unknown>).hook;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { pending: null, waves: null };
+  const { pending, waves } = raw as Record<string, unknown>;
+  let dispatch: PendingDispatch | null = null;
+  if (pending !== null && typeof pending === 'object') {
+    const p = pending as Record<string, unknown>;
+    if (isIndex(p.item) && typeof p.offset === 'number' && p.offset >= 0) dispatch = { item: p.item, offset: p.offset, rescue: p.rescue === true };
+  }
+  const frozen = Array.isArray(waves) && waves.every((w) => Array.isArray(w) && w.every(isIndex)) ? (waves as number[][]) : null;
+  return { pending: dispatch, waves: frozen };
+}
+
+/** `state` with the hook's memory replaced. */
+export function withHookMemory(state: RunState, memory: HookMemory): RunState {
+  return { ...state, hook: memory } as RunState;
+}

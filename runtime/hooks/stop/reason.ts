@@ -1,0 +1,142 @@
+import type { PlanItem } from '../../plan/schema.js';
+import { FORBIDDEN_ACTIONS } from '../../persona/prompt-text.js';
+import { DECISION_PROTOCOL } from '../../workflow/prompts.js';
+
+/** What the block reason is built from; the I/O edge gathers the charter rules and the schema lazily. */
+export interface ReasonInput {
+  item: PlanItem;
+  turn: number;
+  maxIterations: number;
+  autonomy: 'full' | 'ask';
+  /** Set when this turn is the run's one rescue. */
+  rescue: { kind: string; failures: number } | null;
+  /** The charter's lifted rules (charterRules), needed at a persona fork. */
+  charterRules: () => readonly string[];
+  /** The persona answer's JSON Schema (personaAnswerJsonSchema), needed at a persona fork. */
+  personaSchema: () => Record<string, unknown>;
+}
+
+/** Failure kinds the session reports, as the workflow names them. */
+export const FAILURE_KINDS = ['implementer', 'blocked', 'partial', 'verification', 'review'] as const;
+
+const json = (value: unknown) => JSON.stringify(value);
+const record = (doc: unknown) => `leopold record <<'JSON'\n${json(doc)}\nJSON`;
+
+/** The placeholders a decision template carries; the session replaces every `<…>`. */
+export const DECISION_PLACEHOLDERS = {
+  title: '<one-line title>',
+  class: '<reversible|irreversible>',
+  charter: '<the CHARTER rule that decided it, verbatim, or silent>',
+  decision: '<what you chose>',
+  why: '<the principle or rule>',
+  reversal: '<how to undo it, concretely>',
+} as const;
+
+/**
+ * The block reason (SPEC-RUNTIME §6): a compact instruction for the next turn naming the
+ * item, how to report its outcome (`leopold plan tick N`, or the failure / verdict / exit
+ * event as the workflow's scribe writes it), the decision protocol and the exact
+ * `leopold record` command for decisions. At a `@human` node (under full) and at the
+ * rescue it carries the lifted charter rules and the persona answer's JSON Schema.
+ */
+export function blockReason(input: ReasonInput): string {
+  const { item, turn } = input;
+  const n = item.index;
+  const parts: string[] = [];
+  const head = item.kind === 'work' ? '' : `@${item.kind}${item.label ? ` (${item.label})` : ''} `;
+  parts.push(`Leopold run, turn ${turn} of at most ${input.maxIterations}. Work on item ${n} now, and only on it: ${head}${item.text}`);
+  if (item.scenarios.length > 0) parts.push(`Acceptance scenarios (check these first):\n${item.scenarios.map((s) => `- ${s}`).join('\n')}`);
+  if (item.writes.length > 0) parts.push(`Change only files matching: ${item.writes.join(' ')}`);
+
+  const tick = `leopold plan tick ${n}`;
+  const fork = personaFork(input);
+  if (fork) parts.push(fork);
+  switch (item.kind) {
+    case 'work':
+      parts.push(
+        [
+          `Implement it, then verify it independently: re-run the tests it needs (a claim is never acceptance; no test run means partial). When it is verified: ${tick}`,
+          `If the attempt fails, report it (kind: ${FAILURE_KINDS.join(' | ')}) and end your turn; the next turn retries or stops:`,
+          record({ events: [{ event: 'failure', item: n, kind: '<kind>', evidence: '<what failed>' }] }),
+          `If you must leave it open (blocking review findings you cannot fix), record one ruling decision per finding, then:`,
+          record({ events: [{ event: 'item-open', item: n, reason: '<why>' }] }),
+        ].join('\n'),
+      );
+      break;
+    case 'gate':
+    case 'verify':
+      parts.push(
+        [
+          `Judge it read-only (change no file). Report the verdict; on pass also run ${tick}:`,
+          record({ events: [{ event: item.kind, item: n, verdict: '<pass|fail>', reasons: '<why>' }] }),
+        ].join('\n'),
+      );
+      break;
+    case 'tool':
+      parts.push(
+        [
+          `Run exactly, from the project root, and fix nothing: ${item.command ?? item.text}`,
+          `Report its exit code; if it is 0 also run ${tick}:`,
+          record({ events: [{ event: 'tool', item: n, command: item.command ?? item.text, exit: '<exit code, a number>' }] }),
+        ].join('\n'),
+      );
+      break;
+    case 'feedback':
+      parts.push(
+        [
+          'Gather feedback on the work so far. You may propose at most three follow-up items as a leopold-amend block of `ADD [(after: N)] <text>` lines (plain work only; nothing deleted or edited). Record them, then run ' + tick + ':',
+          record({ events: [{ event: 'amendments', item: n, proposals: '<the ADD lines, or empty>' }] }),
+        ].join('\n'),
+      );
+      break;
+    case 'human':
+      parts.push(`Then do the work the decision calls for and run ${tick}.`);
+      break;
+  }
+
+  parts.push(DECISION_PROTOCOL);
+  parts.push(
+    [
+      `Record every decision you make on the user's behalf, before the work it decides:`,
+      record({ decisions: [{ ...DECISION_PLACEHOLDERS, item: n, turn }] }),
+      'leopold record refuses an irreversible decision on a silent charter: then stop and ask the user instead.',
+    ].join('\n'),
+  );
+  parts.push(`You may never: ${FORBIDDEN_ACTIONS.join('; ')}.`);
+  parts.push('Then end your turn; the Stop hook hands you the next item.');
+  return parts.join('\n\n');
+}
+
+// At a @human node (autonomy full) or the rescue: the persona to synthesize, its answer
+// shape, the binding rules lifted from the charter, and the exact decision entry.
+function personaFork(input: ReasonInput): string | null {
+  const { item, turn, rescue } = input;
+  const n = item.index;
+  if (item.kind !== 'human' && rescue === null) return null;
+  const forkName = rescue ? 'repeated-failure' : 'human';
+  const rules = input.charterRules();
+  const situation = rescue
+    ? `This is the run's one rescue: item ${n} failed ${rescue.failures} times in a row (${rescue.kind}). Synthesize the role this failure needs and choose ONE genuinely different approach (not a retry), then attempt the item under it.`
+    : `This is a @human node: the plan asked for a person here and you stand in for one. Synthesize the person best placed to decide it (autonomy is full: do not stop to ask).`;
+  const entry = rescue
+    ? {
+        title: `Rescue item ${n} with a different approach`,
+        fork: forkName,
+        item: n,
+        persona: { name: '<name>', role: '<role>', expertise: ['<expertise>'] },
+        class: 'reversible',
+        charter: 'silent',
+        decision: '<the approach>',
+        why: `${rescue.failures} consecutive ${rescue.kind} failures; the run's one rescue (bias to action)`,
+        reversal: "Discard the rescued attempt's uncommitted changes and return to the original approach.",
+        turn,
+      }
+    : { ...DECISION_PLACEHOLDERS, fork: forkName, item: n, persona: { name: '<name>', role: '<role>', expertise: ['<expertise>'] }, turn };
+  return [
+    situation,
+    `Persona answer shape (JSON Schema): ${json(input.personaSchema())}`,
+    'The role must be a specific job, never a generic one (assistant, engineer, developer, expert, …); if none fits, decide under the default worker prompt and record "persona": null.',
+    `Binding rules lifted verbatim from CHARTER.md (the persona cannot change them):\n${rules.length === 0 ? '(none)' : rules.map((r) => `- ${r}`).join('\n')}`,
+    `Record the decision with its persona:\n${record({ decisions: [entry] })}`,
+  ].join('\n');
+}
