@@ -4,6 +4,7 @@ import { EXIT } from './exit.js';
 import { registerCompile } from './commands/compile.js';
 import { registerGraph } from './commands/graph.js';
 import { registerHook } from './commands/hook.js';
+import { registerInit } from './commands/init.js';
 import { registerPlan } from './commands/plan.js';
 import { registerRecord } from './commands/record.js';
 import { registerRun } from './commands/run.js';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerPlan(program);
   registerRun(program);
   registerHook(program);
+  registerInit(program);
   registerSimulate(program);
   return program;
 }
