@@ -1,0 +1,92 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchTable } from './run.js';
+
+const here = resolve(fileURLToPath(new URL('.', import.meta.url)));
+const dist = join(here, '../dist');
+const RUNS = 50;
+const TARGET = 3;
+
+/** A realistic Stop input: the main session finished a turn, nothing in the background. */
+function input(project: string): string {
+  return JSON.stringify({
+    session_id: '9f1c2d3e-bench',
+    transcript_path: join(project, '.claude', 'transcript.jsonl'),
+    cwd: project,
+    hook_event_name: 'Stop',
+    permission_mode: 'default',
+    stop_hook_active: true,
+    last_assistant_message: 'Item 2 is implemented and its tests pass; ticked it.',
+    background_tasks: [],
+  });
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+};
+
+// An active session run a few turns in, its last item reported done (so the hook folds an
+// outcome, routes, and hands out the next item).
+const STATE = {
+  version: 1,
+  active: true,
+  engine: 'session',
+  started_at: '2030-01-01T00:00:00.000Z',
+  iteration: 3,
+  last_done: 1,
+  hook: { pending: { item: 2, offset: 0, rescue: false }, waves: null },
+};
+
+/** Stop-hook latency per call: cold `node` processes beside a bare node start, interleaved. */
+export default async function stopHookBench(): Promise<BenchTable> {
+  const project = mkdtempSync(join(tmpdir(), 'leopold-bench-stop-'));
+  const leo = join(project, '.leopold');
+  mkdirSync(leo);
+  // The example brief: a routed plan with a @tool, a @gate and a @human node, and a charter.
+  for (const f of ['MISSION.md', 'CHARTER.md', 'GUARDRAILS.md']) copyFileSync(join(here, '../fixtures/example/.leopold', f), join(leo, f));
+  writeFileSync(join(leo, 'PLAN.md'), readFileSync(join(here, '../fixtures/example/.leopold/PLAN.md'), 'utf8').replace('- [ ] (after: #setup) Count', '- [x] (after: #setup) Count'));
+  const fresh = () => writeFileSync(join(leo, 'state.json'), JSON.stringify(STATE));
+  const done = JSON.stringify({ ...STATE, hook: null });
+  const stdin = input(project);
+  const env = { ...process.env, CLAUDE_PROJECT_DIR: project };
+  delete env.LEOPOLD_AUTONOMY;
+  const cases: { label: string; args: string[]; prepare: () => void; expect: RegExp | null }[] = [
+    { label: 'node -e 0 (bare start)', args: ['-e', '0'], prepare: () => {}, expect: null },
+    { label: 'node dist/hooks/stop.js (block: next item)', args: [join(dist, 'hooks', 'stop.js')], prepare: fresh, expect: /"decision":"block"/ },
+    { label: 'node dist/hooks/stop.js (no active run)', args: [join(dist, 'hooks', 'stop.js')], prepare: () => writeFileSync(join(leo, 'state.json'), JSON.stringify({ ...JSON.parse(done), active: false })), expect: /^$/ },
+    { label: 'node dist/leopold.js hook stop (block)', args: [join(dist, 'leopold.js'), 'hook', 'stop'], prepare: fresh, expect: /"decision":"block"/ },
+  ];
+  const times = cases.map(() => [] as number[]);
+  for (let round = -3; round < RUNS; round++) {
+    cases.forEach((c, i) => {
+      c.prepare();
+      const started = performance.now();
+      const out = spawnSync(process.execPath, c.args, { input: stdin, cwd: project, env, encoding: 'utf8' });
+      const ms = performance.now() - started;
+      if (out.status !== 0) throw new Error(`${c.label} exited ${out.status}: ${out.stderr}`);
+      if (c.expect && !c.expect.test(out.stdout)) throw new Error(`${c.label}: unexpected output ${JSON.stringify(out.stdout.slice(0, 200))}`);
+      if (round >= 0) times[i]!.push(ms);
+    });
+  }
+  rmSync(project, { recursive: true, force: true });
+  const bare = median(times[0]!);
+  const rows = cases.map((c, i) => {
+    const m = median(times[i]!);
+    return [c.label, RUNS, m.toFixed(1), (m - bare).toFixed(1), (m / bare).toFixed(2)];
+  });
+  const ratio = median(times[1]!) / bare;
+  return {
+    title: 'Stop hook: latency per call (median of 50 cold process runs)',
+    columns: ['command', 'runs', 'median ms', 'over bare node ms', 'ratio to node -e 0'],
+    rows,
+    notes: [
+      `Target: the Stop hook at most ${TARGET}x a bare \`node -e 0\` start. Measured: ${ratio.toFixed(2)}x (${ratio <= TARGET ? 'met' : 'NOT met'}).`,
+      'Each run is a fresh process with a realistic Stop JSON on stdin and an active session run (state.json rewritten before every call) on the example brief: the hook folds the last item\'s tick, routes, checks the stop conditions, writes state.json under its lock, appends a turn event and prints the block reason. Interleaved round by round (3 warm-up rounds discarded).',
+      'dist/hooks/stop.js has no commander but does load zod (state.json) and remark (PLAN.md, GUARDRAILS.md): zod is ~450 KB of the ~660 KB bundle and most of the cost over a bare start, even when no run is active.',
+    ],
+  };
+}
