@@ -52,7 +52,7 @@ export default async function stopHookBench(): Promise<BenchTable> {
   const fresh = () => writeFileSync(join(leo, 'state.json'), JSON.stringify(STATE));
   const done = JSON.stringify({ ...STATE, hook: null });
   const stdin = input(project);
-  const env = { ...process.env, CLAUDE_PROJECT_DIR: project };
+  const env: NodeJS.ProcessEnv = { ...process.env, CLAUDE_PROJECT_DIR: project };
   delete env.LEOPOLD_AUTONOMY;
   const cases: { label: string; args: string[]; prepare: () => void; expect: RegExp | null }[] = [
     { label: 'node -e 0 (bare start)', args: ['-e', '0'], prepare: () => {}, expect: null },
