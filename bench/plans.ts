@@ -1,6 +1,7 @@
 /**
- * A deterministic generator of realistic PLAN.md texts, shared by the benches and used
- * once to write fixtures/plans/huge. Same `items` and `seed` always give the same bytes.
+ * Deterministic generators of PLAN.md texts, shared by the benches. generatePlan (the
+ * realistic one) was used once to write fixtures/plans/huge; generateChecklist is the
+ * plainest plan there is. Same arguments always give the same bytes.
  *
  * The shape imitates a hand-written plan: a heading and a line of prose every 20 items,
  * dependencies on recent items (numbers and anchors), a few gates / tools / verifies with
@@ -83,4 +84,9 @@ export function generatePlan(items: number, seed = 1): string {
   }
   lines.push('');
   return lines.join('\n');
+}
+
+/** A plain checklist of `items` one-line open items: no markers, so no graph (the wave loop). */
+export function generateChecklist(items: number): string {
+  return ['# Plan', '', ...Array.from({ length: items }, (_, i) => `- [ ] Step ${i + 1}: update module ${i + 1} and its tests`), ''].join('\n');
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { BenchTable } from './run.js';
-import { generatePlan } from './plans.js';
+import { generateChecklist as checklist, generatePlan } from './plans.js';
 import { checkWorkflowScript } from '../compiler/emit/check/index.js';
 import { compile } from '../compiler/index.js';
 import { runWorkflowScript } from '../runtime/host/index.js';
@@ -10,11 +10,6 @@ import { runWorkflowScript } from '../runtime/host/index.js';
 // realm and Ajv checks. Agents cost nothing real, so this is the loop's overhead per agent.
 
 const bundle = readFileSync(new URL('../dist/workflow-runtime.js', import.meta.url), 'utf8');
-
-/** A plain checklist of `items` one-line items (the wave loop). */
-function checklist(items: number): string {
-  return ['# Plan', '', ...Array.from({ length: items }, (_, i) => `- [ ] Step ${i + 1}: update module ${i + 1} and its tests`), ''].join('\n');
-}
 
 function scriptFor(plan: string, guardrails: string): string {
   const result = compile(plan, {
