@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseGuardrails } from '../../../compiler/brief/guardrails.js';
 import { resolveAutonomy } from '../../autonomy/resolve.js';
+import { parseGuardrailSettings } from '../../guardrails/index.js';
 import { recordEvents } from '../../decisions/events.js';
 import { charterRules } from '../../persona/charter-rules.js';
 import { personaAnswerJsonSchema } from '../../persona/schema.js';
@@ -49,7 +49,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     const planPath = join(dir, 'PLAN.md');
     statSync(planPath); // a run without a plan is broken: fail open, with an error event
     const items = parsePlan(readOptional(planPath), planPath).items;
-    const guardrails = parseGuardrails(readOptional(join(dir, 'GUARDRAILS.md')), join(dir, 'GUARDRAILS.md')).guardrails;
+    const guardrails = parseGuardrailSettings(readOptional(join(dir, 'GUARDRAILS.md'))).guardrails;
     const autonomy = resolveAutonomy({ env: where.env.LEOPOLD_AUTONOMY, guardrails: guardrails.autonomy }).autonomy;
     const limits = {
       maxIterations: guardrails.maxIterations,
