@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { highestDecisionNumber, readDecisions } from '../../runtime/decisions/index.js';
-import { builtLeopold } from './record-binary.js';
+import { leopoldBinary } from '../support/built-dist.js';
 
 // 800 process start-ups dominate: about 45 s on an idle 2-core machine, far more on a
 // loaded one, hence the generous timeout below (a time limit is not what is tested here).
@@ -14,7 +14,7 @@ const APPENDS = 50;
 let bin: string;
 const running = new Set<ChildProcess>();
 beforeAll(async () => {
-  bin = await builtLeopold();
+  bin = await leopoldBinary();
 });
 // A timed-out test must not leave 16 writers spawning into a temp dir.
 afterAll(() => {

@@ -5,14 +5,14 @@ import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readDecisions } from '../../runtime/decisions/index.js';
-import { builtLeopold } from './record-binary.js';
+import { leopoldBinary } from '../support/built-dist.js';
 
 const KILLS = 16;
 
 let bin: string;
 let writer: string;
 beforeAll(async () => {
-  bin = await builtLeopold();
+  bin = await leopoldBinary();
   writer = join(mkdtempSync(join(tmpdir(), 'leopold-writer-')), 'writer.mjs');
   await build({
     entryPoints: [resolve(import.meta.dirname, 'record-kill-writer.ts')],

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readDecisions } from '../../runtime/decisions/index.js';
-import { builtLeopold } from './record-binary.js';
+import { leopoldBinary } from '../support/built-dist.js';
 
 let bin: string;
 let project: string;
 
 beforeAll(async () => {
-  bin = await builtLeopold();
+  bin = await leopoldBinary();
 });
 
 beforeEach(() => {

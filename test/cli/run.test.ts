@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { leopold, leopoldBinary } from './run-binary.js';
+import { leopold, leopoldBinary } from '../support/built-dist.js';
 
 let bin: string;
 beforeAll(async () => {

@@ -1,28 +1,17 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withLock } from '../../runtime/fs/lock.js';
+import { builtHook } from '../support/built-dist.js';
 
 // The built hooks with real hook JSON on stdin: `node dist/hooks/guard.js` (what `leopold
 // init` registers) and `node dist/leopold.js hook guard` must answer the same way.
-const root = resolve(import.meta.dirname, '../..');
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'leopold-guard-bin-')));
-const bins: Record<string, string[]> = {};
+let bins: Record<string, string[]> = {};
 
 beforeAll(async () => {
-  await withLock(
-    join(root, 'dist', '.record-tests-build.lock'),
-    () => {
-      execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'pipe' });
-      copyFileSync(join(root, 'dist', 'leopold.js'), join(work, 'leopold.js'));
-      copyFileSync(join(root, 'dist', 'hooks', 'guard.js'), join(work, 'guard.js'));
-    },
-    { timeoutMs: 120_000 },
-  );
-  bins['dist/hooks/guard.js'] = [join(work, 'guard.js')];
-  bins['dist/leopold.js hook guard'] = [join(work, 'leopold.js'), 'hook', 'guard'];
+  bins = await builtHook(work, 'guard');
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -1,30 +1,19 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withLock } from '../../runtime/fs/lock.js';
+import { builtHook } from '../support/built-dist.js';
 
 // The BUILT Stop hook with real hook JSON on stdin: `node dist/hooks/stop.js` (what
 // `leopold init` registers) and `node dist/leopold.js hook stop` must answer alike, always
 // exit 0, and never block when they cannot count the turn.
-const root = resolve(import.meta.dirname, '../..');
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'leopold-stop-bin-')));
-const bins: Record<string, string[]> = {};
+let bins: Record<string, string[]> = {};
 
 beforeAll(async () => {
-  await withLock(
-    join(root, 'dist', '.record-tests-build.lock'),
-    () => {
-      execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'pipe' });
-      copyFileSync(join(root, 'dist', 'leopold.js'), join(work, 'leopold.js'));
-      copyFileSync(join(root, 'dist', 'hooks', 'stop.js'), join(work, 'stop.js'));
-    },
-    { timeoutMs: 120_000 },
-  );
+  bins = await builtHook(work, 'stop');
   chmodSync(work, 0o755); // the read-only case runs the hook as nobody
-  bins['dist/hooks/stop.js'] = [join(work, 'stop.js')];
-  bins['dist/leopold.js hook stop'] = [join(work, 'leopold.js'), 'hook', 'stop'];
 }, 180_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

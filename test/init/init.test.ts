@@ -1,21 +1,18 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hookBlock, leopoldInstall, mergeHooks, nodeCommand, projectRoot } from '../../compiler/cli/commands/init.js';
 import { parseGuardrails } from '../../compiler/brief/guardrails.js';
-import { withLock } from '../../runtime/fs/lock.js';
+import { buildDist, root } from '../support/built-dist.js';
 
-const root = resolve(import.meta.dirname, '../..');
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'leopold-init-')));
 const cli = join(root, 'dist', 'leopold.js');
 const guard = `node ${join(root, 'dist', 'hooks', 'guard.js')}`;
 const stop = `node ${join(root, 'dist', 'hooks', 'stop.js')}`;
 
-beforeAll(async () => {
-  await withLock(join(root, 'dist', '.record-tests-build.lock'), () => execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'pipe' }), { timeoutMs: 120_000 });
-}, 180_000);
+beforeAll(() => buildDist(), 180_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 let n = 0;

@@ -1,0 +1,56 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { withLock } from '../../runtime/fs/lock.js';
+
+// Suites that spawn the built binary or hooks. Several suites rebuild dist/ while others
+// spawn from it hundreds of times, so every build happens under one lock and each suite
+// runs a private copy taken under that lock: a concurrent rebuild never hands it half a file.
+
+/** The repository root. */
+export const root = resolve(import.meta.dirname, '../..');
+
+/**
+ * Builds dist/ (`npm run build`) under the shared lock and, still under it, copies each of
+ * `copy.files` (paths under dist/) into `copy.into` by base name.
+ */
+export async function buildDist(copy?: { into: string; files: readonly string[] }): Promise<void> {
+  await withLock(
+    join(root, 'dist', '.record-tests-build.lock'),
+    () => {
+      execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'pipe' });
+      if (copy) for (const file of copy.files) copyFileSync(join(root, 'dist', file), join(copy.into, basename(file)));
+    },
+    { timeoutMs: 120_000 },
+  );
+}
+
+/** A private copy of the freshly built dist/leopold.js, checked to start (`--version`). */
+export async function leopoldBinary(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'leopold-bin-'));
+  await buildDist({ into: dir, files: ['leopold.js'] });
+  const copy = join(dir, 'leopold.js');
+  // A copy torn by a concurrent build elsewhere fails here, loudly, not in a test.
+  execFileSync(process.execPath, [copy, '--version'], { stdio: 'pipe' });
+  return copy;
+}
+
+/** Runs the binary in `cwd` (LEOPOLD_AUTONOMY cleared); returns exit code, stdout and stderr. */
+export function leopold(bin: string, cwd: string, args: string[]): { code: number; stdout: string; stderr: string } {
+  const out = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, LEOPOLD_AUTONOMY: '' } });
+  return { code: out.status ?? -1, stdout: out.stdout, stderr: out.stderr };
+}
+
+/**
+ * Builds dist/ and copies a hook's two entry points into `work`: the standalone
+ * `dist/hooks/<hook>.js` (what `leopold init` registers) and `dist/leopold.js hook <hook>`.
+ * Returns the argv after `node` for each, keyed by how a test names it.
+ */
+export async function builtHook(work: string, hook: 'guard' | 'stop'): Promise<Record<string, string[]>> {
+  await buildDist({ into: work, files: ['leopold.js', `hooks/${hook}.js`] });
+  return {
+    [`dist/hooks/${hook}.js`]: [join(work, `${hook}.js`)],
+    [`dist/leopold.js hook ${hook}`]: [join(work, 'leopold.js'), 'hook', hook],
+  };
+}
