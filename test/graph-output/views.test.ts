@@ -5,7 +5,7 @@ import { dot, dotString } from '../../compiler/graph-output/dot.js';
 import { GraphJsonSchema, graphJson, renderGraphJson } from '../../compiler/graph-output/json.js';
 import { escapeMermaid, mermaid } from '../../compiler/graph-output/mermaid.js';
 import type { PlanAnalysis } from '../../compiler/graph-output/analysis.js';
-import { item, plan, route } from './ir.js';
+import { emit, item, need, plan, route } from '../support/plan-items.js';
 import { mermaidParse } from './mermaid-parse.js';
 
 const HOSTILE = [
@@ -19,12 +19,12 @@ const HOSTILE = [
 
 const everyKind: PlanAnalysis = {
   ir: plan([
-    item(1, 'Write the parser', { done: true, emits: [{ key: 'built', value: 'true', span: { line: 1, column: 1, endLine: 1, endColumn: 2 } }], anchor: 'parser' }),
-    item(2, 'Review auth', { kind: 'gate', label: 'security', deps: [1], routes: [route('fail', 6), route('ok', 3)] }),
-    item(3, 'Check the build', { kind: 'verify', deps: [2], scenarios: ['builds clean'], writes: ['src/**'] }),
-    item(4, 'npm test', { kind: 'tool', command: 'npm test', deps: [3], routes: [route('exit!=0', 0, ''), route('exit=0', 9, '#deploy')] }),
-    item(5, 'Owner signs off', { kind: 'human', label: 'ops', deps: [4], needs: [{ key: 'built', span: { line: 1, column: 1, endLine: 1, endColumn: 2 } }] }),
-    item(6, 'Amend the plan', { kind: 'feedback', routes: [route('retry', 2)] }),
+    item(1, { text: 'Write the parser', done: true, emits: [emit('built')], anchor: 'parser' }),
+    item(2, { text: 'Review auth', kind: 'gate', label: 'security', deps: [1], routes: [route('fail', 6), route('ok', 3)] }),
+    item(3, { text: 'Check the build', kind: 'verify', deps: [2], scenarios: ['builds clean'], writes: ['src/**'] }),
+    item(4, { text: 'npm test', kind: 'tool', command: 'npm test', deps: [3], routes: [route('exit!=0', 0, ''), route('exit=0', 9, '#deploy')] }),
+    item(5, { text: 'Owner signs off', kind: 'human', label: 'ops', deps: [4], needs: [need('built')] }),
+    item(6, { text: 'Amend the plan', kind: 'feedback', routes: [route('retry', 2)] }),
   ]),
   diagnostics: [diagnostic('dangling-edge', '.leopold/PLAN.md', { line: 4, column: 3, endLine: 4, endColumn: 10 }, 'item 4 routes nowhere', [4])],
   waves: [['i2'], ['i3'], ['i4'], ['i5']],
@@ -39,7 +39,8 @@ const MERMAID_TEXT = fc.oneof(
 
 function hostilePlan(texts: string[]): PlanAnalysis {
   const items = texts.map((text, n) =>
-    item(n + 1, text, {
+    item(n + 1, {
+      text,
       kind: (['work', 'gate', 'verify', 'tool', 'human', 'feedback'] as const)[n % 6],
       label: n % 2 ? 'x' : null,
       command: n % 6 === 3 ? text : null,

@@ -4,7 +4,7 @@ import { reachableFrom } from '../../../compiler/graph/reachability.js';
 import type { PlanIR, PlanItem } from '../../../runtime/plan/schema.js';
 import { routeDecision } from '../../../runtime/routing/index.js';
 import { emptyState } from '../../../runtime/state/index.js';
-import { emit, item, need, on } from './items.js';
+import { emit, item, need, route as on } from '../../support/plan-items.js';
 
 // Small random graphs: deps on earlier items, routes on status or a signal, emits and needs
 // over a tiny key set, and a scripted outcome per node.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { routeDecision, routeMatches, nextWave, hasGraph, type NodeOutcome } from '../../../runtime/routing/index.js';
 import { emptyState, type RoutingState } from '../../../runtime/state/index.js';
 import type { PlanItem } from '../../../runtime/plan/schema.js';
-import { emit, item, need, on } from './items.js';
+import { emit, item, need, route as on } from '../../support/plan-items.js';
 
 const fresh = (): RoutingState => emptyState().routing;
 
