@@ -1,12 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bareNode, coldLatency, dist, LATENCY_COLUMNS, type ColdCase } from './cold-process.js';
 import type { BenchTable } from './run.js';
 
 const here = resolve(fileURLToPath(new URL('.', import.meta.url)));
-const dist = join(here, '../dist');
 const RUNS = 50;
 const TARGET = 3;
 
@@ -23,11 +22,6 @@ function input(project: string): string {
     background_tasks: [],
   });
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] as number;
-};
 
 // An active session run a few turns in, its last item reported done (so the hook folds an
 // outcome, routes, and hands out the next item).
@@ -54,34 +48,18 @@ export default async function stopHookBench(): Promise<BenchTable> {
   const stdin = input(project);
   const env: NodeJS.ProcessEnv = { ...process.env, CLAUDE_PROJECT_DIR: project };
   delete env.LEOPOLD_AUTONOMY;
-  const cases: { label: string; args: string[]; prepare: () => void; expect: RegExp | null }[] = [
-    { label: 'node -e 0 (bare start)', args: ['-e', '0'], prepare: () => {}, expect: null },
-    { label: 'node dist/hooks/stop.js (block: next item)', args: [join(dist, 'hooks', 'stop.js')], prepare: fresh, expect: /"decision":"block"/ },
-    { label: 'node dist/hooks/stop.js (no active run)', args: [join(dist, 'hooks', 'stop.js')], prepare: () => writeFileSync(join(leo, 'state.json'), JSON.stringify({ ...JSON.parse(done), active: false })), expect: /^$/ },
-    { label: 'node dist/leopold.js hook stop (block)', args: [join(dist, 'leopold.js'), 'hook', 'stop'], prepare: fresh, expect: /"decision":"block"/ },
+  const cases: ColdCase[] = [
+    bareNode(stdin),
+    { label: 'node dist/hooks/stop.js (block: next item)', args: [join(dist, 'hooks', 'stop.js')], stdin, prepare: fresh, expect: /"decision":"block"/ },
+    { label: 'node dist/hooks/stop.js (no active run)', args: [join(dist, 'hooks', 'stop.js')], stdin, prepare: () => writeFileSync(join(leo, 'state.json'), JSON.stringify({ ...JSON.parse(done), active: false })), expect: /^$/ },
+    { label: 'node dist/leopold.js hook stop (block)', args: [join(dist, 'leopold.js'), 'hook', 'stop'], stdin, prepare: fresh, expect: /"decision":"block"/ },
   ];
-  const times = cases.map(() => [] as number[]);
-  for (let round = -3; round < RUNS; round++) {
-    cases.forEach((c, i) => {
-      c.prepare();
-      const started = performance.now();
-      const out = spawnSync(process.execPath, c.args, { input: stdin, cwd: project, env, encoding: 'utf8' });
-      const ms = performance.now() - started;
-      if (out.status !== 0) throw new Error(`${c.label} exited ${out.status}: ${out.stderr}`);
-      if (c.expect && !c.expect.test(out.stdout)) throw new Error(`${c.label}: unexpected output ${JSON.stringify(out.stdout.slice(0, 200))}`);
-      if (round >= 0) times[i]!.push(ms);
-    });
-  }
+  const { rows, ratios } = coldLatency(cases, { cwd: project, env, runs: RUNS });
   rmSync(project, { recursive: true, force: true });
-  const bare = median(times[0]!);
-  const rows = cases.map((c, i) => {
-    const m = median(times[i]!);
-    return [c.label, RUNS, m.toFixed(1), (m - bare).toFixed(1), (m / bare).toFixed(2)];
-  });
-  const ratio = median(times[1]!) / bare;
+  const ratio = ratios[1]!;
   return {
     title: 'Stop hook: latency per call (median of 50 cold process runs)',
-    columns: ['command', 'runs', 'median ms', 'over bare node ms', 'ratio to node -e 0'],
+    columns: LATENCY_COLUMNS,
     rows,
     notes: [
       `Target: the Stop hook at most ${TARGET}x a bare \`node -e 0\` start. Measured: ${ratio.toFixed(2)}x (${ratio <= TARGET ? 'met' : 'NOT met'}).`,
