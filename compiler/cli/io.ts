@@ -16,9 +16,13 @@ export function resolvePlanPath(arg: string | undefined, cwd: string): string {
   if (dir === null) {
     throw new LeopoldError(`no plan given and no .leopold/ directory in ${cwd} or any parent; pass a PLAN.md path or run leopold init`);
   }
-  const plan = join(dir, BRIEF_FILES.plan);
-  const shown = relative(cwd, plan);
-  return shown === '' || isAbsolute(shown) ? plan : shown;
+  return shownPath(cwd, join(dir, BRIEF_FILES.plan));
+}
+
+/** A path as the user sees it: relative to `cwd` when it has a relative spelling, else absolute. */
+export function shownPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel === '' || isAbsolute(rel) ? path : rel;
 }
 
 let pipeGuarded = false;

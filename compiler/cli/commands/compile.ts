@@ -1,20 +1,19 @@
 import type { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { BRIEF_FILES } from '../../brief/load.js';
 import { parseOptions } from '../../brief/options.js';
-import { readOptionalTextFile, readTextFile } from '../../brief/read-text.js';
+import { readTextFile } from '../../brief/read-text.js';
 import { hasErrors, LeopoldError, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { DiagnosticFormatSchema, renderDiagnostics } from '../../diagnostics/render.js';
 import { SCRIPT_PATH } from '../../emit/index.js';
-import { analyzePlan, compile, type CompileOptions, type CompileResult } from '../../index.js';
+import { analyzePlan, compile, type CompileResult } from '../../index.js';
 import { proposalVerdicts, renderRepairReport, repairDecision, repairPrompt, type RepairOutcome } from '../../repair/index.js';
 import { appendDecisions } from '../../../runtime/decisions/index.js';
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import { emptyState, readState, updateState } from '../../../runtime/state/index.js';
-import { endQuietlyOnBrokenPipe, resolvePlanPath } from '../io.js';
+import { planLayout, readCompileOptions, type PlanLayout } from '../compile-inputs.js';
+import { endQuietlyOnBrokenPipe, shownPath } from '../io.js';
 import { EXIT } from '../exit.js';
 import { repairTimeoutMs, runRepairCommand } from '../repair-command.js';
 
@@ -82,23 +81,14 @@ export function registerCompile(program: Command): void {
 }
 
 /** Where a plan's brief and outputs live. */
-interface Layout {
-  /** PLAN.md as shown to the user (relative to cwd when given so). */
-  planShown: string;
-  planAbs: string;
-  briefDir: string;
-  /** The project root: the parent of the brief directory. */
-  root: string;
+interface Layout extends PlanLayout {
   scriptAbs: string;
   argsAbs: string;
 }
 
 function layoutOf(planArg: string | undefined, cwd: string): Layout {
-  const planShown = resolvePlanPath(planArg, cwd);
-  const planAbs = resolve(cwd, planShown);
-  const briefDir = dirname(planAbs);
-  const root = dirname(briefDir);
-  return { planShown, planAbs, briefDir, root, scriptAbs: join(root, SCRIPT_PATH), argsAbs: join(briefDir, ARGS_FILE) };
+  const layout = planLayout(planArg, cwd);
+  return { ...layout, scriptAbs: join(layout.root, SCRIPT_PATH), argsAbs: join(layout.briefDir, ARGS_FILE) };
 }
 
 /** Runs `leopold compile`; returns the exit code. I/O problems throw LeopoldError (exit 2). */
@@ -106,18 +96,7 @@ async function runCompile(planArg: string | undefined, opts: CompileCliOptions):
   const cwd = process.cwd();
   const layout = layoutOf(planArg, cwd);
   const text = readTextFile(layout.planShown, 'plan file');
-  const guardrailsPath = join(layout.briefDir, BRIEF_FILES.guardrails);
-  const base: CompileOptions = {
-    file: relative(layout.root, layout.planAbs).split(sep).join('/'),
-    diagnosticsFile: layout.planShown,
-    mission: readOptionalTextFile(join(layout.briefDir, BRIEF_FILES.mission), 'mission file'),
-    charter: readOptionalTextFile(join(layout.briefDir, BRIEF_FILES.charter), 'charter file'),
-    guardrails: readOptionalTextFile(guardrailsPath, 'guardrails file'),
-    guardrailsFile: shown(cwd, guardrailsPath),
-    autonomyFlag: opts.autonomy,
-    autonomyEnv: process.env.LEOPOLD_AUTONOMY,
-    runtimeBundle: readRuntimeBundle(),
-  };
+  const base = readCompileOptions(layout, cwd, opts.autonomy);
   const sources = new Map([
     [layout.planShown, text],
     [base.guardrailsFile!, base.guardrails],
@@ -153,7 +132,7 @@ async function runCompile(planArg: string | undefined, opts: CompileCliOptions):
   writeFileAtomic(layout.scriptAbs, result.script);
   writeFileAtomic(layout.argsAbs, result.argsJson);
   const bytes = Buffer.byteLength(result.script, 'utf8');
-  process.stderr.write(`leopold: wrote ${shown(cwd, layout.scriptAbs)} (${bytes} bytes) and ${shown(cwd, layout.argsAbs)}\n`);
+  process.stderr.write(`leopold: wrote ${shownPath(cwd, layout.scriptAbs)} (${bytes} bytes) and ${shownPath(cwd, layout.argsAbs)}\n`);
   return EXIT.ok;
 }
 
@@ -164,15 +143,15 @@ function checkOutputs(result: Extract<CompileResult, { ok: true }>, layout: Layo
     [layout.scriptAbs, result.script],
     [layout.argsAbs, result.argsJson],
   ] as const) {
-    if (!existsSync(path)) problems.push(`missing: ${shown(cwd, path)}`);
-    else if (readFileSync(path, 'utf8') !== wanted) problems.push(`stale: ${shown(cwd, path)} differs from a fresh compile`);
+    if (!existsSync(path)) problems.push(`missing: ${shownPath(cwd, path)}`);
+    else if (readFileSync(path, 'utf8') !== wanted) problems.push(`stale: ${shownPath(cwd, path)} differs from a fresh compile`);
   }
   for (const problem of problems) process.stderr.write(`leopold: ${problem}\n`);
   if (problems.length > 0) {
     process.stderr.write('leopold: run `leopold compile` to bring them up to date\n');
     return EXIT.planErrors;
   }
-  process.stderr.write(`leopold: up to date: ${shown(cwd, layout.scriptAbs)}, ${shown(cwd, layout.argsAbs)}\n`);
+  process.stderr.write(`leopold: up to date: ${shownPath(cwd, layout.scriptAbs)}, ${shownPath(cwd, layout.argsAbs)}\n`);
   return EXIT.ok;
 }
 
@@ -240,27 +219,10 @@ function printDiagnostics(diagnostics: readonly Diagnostic[], opts: CompileCliOp
   process.stderr.write(renderDiagnostics(diagnostics, opts.format, sources));
 }
 
-/**
- * dist/workflow-runtime.js, built beside dist/leopold.js by scripts/build.mjs. From the
- * sources (tsx), the repository's dist/ copy is used.
- */
-function readRuntimeBundle(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, 'workflow-runtime.js'), resolve(here, '../../../dist/workflow-runtime.js')];
-  const found = candidates.find((path) => existsSync(path));
-  if (!found) throw new LeopoldError(`the workflow runtime bundle is missing (looked for ${candidates[0]}); run npm run build`);
-  return readTextFile(found, 'workflow runtime bundle');
-}
-
 function readStdin(): string {
   try {
     return readFileSync(0, 'utf8');
   } catch (error) {
     throw new LeopoldError(`cannot read repair proposals from stdin (${(error as Error).message})`);
   }
-}
-
-function shown(cwd: string, path: string): string {
-  const rel = relative(cwd, path);
-  return rel === '' || isAbsolute(rel) ? path : rel;
 }

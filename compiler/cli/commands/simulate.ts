@@ -1,11 +1,7 @@
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { BRIEF_FILES } from '../../brief/load.js';
 import { parseOptions } from '../../brief/options.js';
-import { readOptionalTextFile, readTextFile } from '../../brief/read-text.js';
+import { readTextFile } from '../../brief/read-text.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { renderDiagnostics } from '../../diagnostics/render.js';
 import { checkWorkflowScript } from '../../emit/check/index.js';
@@ -13,7 +9,8 @@ import { SCRIPT_PATH } from '../../emit/index.js';
 import { compile } from '../../index.js';
 import { parseAnswerScript, runWorkflowScript, type AnswerScript, type HostRun } from '../../../runtime/host/index.js';
 import type { WorkflowResult } from '../../../runtime/workflow/index.js';
-import { endQuietlyOnBrokenPipe, resolvePlanPath } from '../io.js';
+import { planLayout, readCompileOptions } from '../compile-inputs.js';
+import { endQuietlyOnBrokenPipe } from '../io.js';
 import { EXIT } from '../exit.js';
 
 /** `leopold simulate` options as commander hands them over; validated once here. */
@@ -57,21 +54,11 @@ export function registerSimulate(program: Command): void {
 
 async function runSimulate(planArg: string | undefined, opts: SimulateOptions): Promise<number> {
   const cwd = process.cwd();
-  const planShown = resolvePlanPath(planArg, cwd);
-  const planAbs = resolve(cwd, planShown);
-  const briefDir = dirname(planAbs);
+  const layout = planLayout(planArg, cwd);
+  const planShown = layout.planShown;
   const text = readTextFile(planShown, 'plan file');
   const answers = opts.answers === undefined ? [] : readAnswers(opts.answers);
-  const result = compile(text, {
-    file: relative(dirname(briefDir), planAbs).split(sep).join('/'),
-    diagnosticsFile: planShown,
-    mission: readOptionalTextFile(join(briefDir, BRIEF_FILES.mission), 'mission file'),
-    charter: readOptionalTextFile(join(briefDir, BRIEF_FILES.charter), 'charter file'),
-    guardrails: readOptionalTextFile(join(briefDir, BRIEF_FILES.guardrails), 'guardrails file'),
-    autonomyFlag: opts.autonomy,
-    autonomyEnv: process.env.LEOPOLD_AUTONOMY,
-    runtimeBundle: readRuntimeBundle(),
-  });
+  const result = compile(text, readCompileOptions(layout, cwd, opts.autonomy));
   if (!result.ok) {
     process.stderr.write(renderDiagnostics(result.diagnostics, 'text', new Map([[planShown, text]])));
     process.stderr.write(`leopold: ${planShown} has errors; nothing was simulated\n`);
@@ -103,14 +90,6 @@ function readAnswers(path: string): AnswerScript {
   } catch (error) {
     throw new LeopoldError(`${path}: ${(error as Error).message}`);
   }
-}
-
-function readRuntimeBundle(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, 'workflow-runtime.js'), resolve(here, '../../../dist/workflow-runtime.js')];
-  const found = candidates.find((path) => existsSync(path));
-  if (!found) throw new LeopoldError(`the workflow runtime bundle is missing (looked for ${candidates[0]}); run npm run build`);
-  return readTextFile(found, 'workflow runtime bundle');
 }
 
 interface Header {

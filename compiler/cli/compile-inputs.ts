@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BRIEF_FILES } from '../brief/load.js';
+import { readOptionalTextFile, readTextFile } from '../brief/read-text.js';
+import { LeopoldError } from '../diagnostics/diagnostic.js';
+import type { CompileOptions } from '../index.js';
+import { resolvePlanPath, shownPath } from './io.js';
+
+// What `leopold compile` and `leopold simulate` read before calling compile(): the same
+// brief files, the same runtime bundle, named the same way in diagnostics.
+
+/** Where a plan and its brief live. */
+export interface PlanLayout {
+  /** PLAN.md as shown to the user (relative to cwd when given so). */
+  planShown: string;
+  planAbs: string;
+  briefDir: string;
+  /** The project root: the parent of the brief directory. */
+  root: string;
+}
+
+/** The layout for the plan named on the command line, or the nearest `.leopold/PLAN.md`. */
+export function planLayout(planArg: string | undefined, cwd: string): PlanLayout {
+  const planShown = resolvePlanPath(planArg, cwd);
+  const planAbs = resolve(cwd, planShown);
+  const briefDir = dirname(planAbs);
+  return { planShown, planAbs, briefDir, root: dirname(briefDir) };
+}
+
+/**
+ * compile()'s options from the brief beside PLAN.md (MISSION, CHARTER, GUARDRAILS, each
+ * optional), the runtime bundle, `--autonomy` and LEOPOLD_AUTONOMY. PLAN.md is embedded by
+ * its path from the project root; diagnostics name files as the user sees them.
+ */
+export function readCompileOptions(layout: PlanLayout, cwd: string, autonomyFlag: string | undefined): CompileOptions {
+  const guardrailsPath = join(layout.briefDir, BRIEF_FILES.guardrails);
+  return {
+    file: relative(layout.root, layout.planAbs).split(sep).join('/'),
+    diagnosticsFile: layout.planShown,
+    mission: readOptionalTextFile(join(layout.briefDir, BRIEF_FILES.mission), 'mission file'),
+    charter: readOptionalTextFile(join(layout.briefDir, BRIEF_FILES.charter), 'charter file'),
+    guardrails: readOptionalTextFile(guardrailsPath, 'guardrails file'),
+    guardrailsFile: shownPath(cwd, guardrailsPath),
+    autonomyFlag,
+    autonomyEnv: process.env.LEOPOLD_AUTONOMY,
+    runtimeBundle: readRuntimeBundle(),
+  };
+}
+
+/**
+ * dist/workflow-runtime.js, built beside dist/leopold.js by scripts/build.mjs. From the
+ * sources (tsx), the repository's dist/ copy is used.
+ */
+function readRuntimeBundle(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [join(here, 'workflow-runtime.js'), resolve(here, '../../dist/workflow-runtime.js')];
+  const found = candidates.find((path) => existsSync(path));
+  if (!found) throw new LeopoldError(`the workflow runtime bundle is missing (looked for ${candidates[0]}); run npm run build`);
+  return readTextFile(found, 'workflow runtime bundle');
+}
