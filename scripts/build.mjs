@@ -10,67 +10,34 @@ import { fileURLToPath } from 'node:url';
 // depend on where the checkout lives or where the build was started.
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-const entries = [{ in: 'compiler/cli/bin.ts', out: 'leopold' }];
+/** What every bundle shares: pinned paths, no source maps or legal comments, quiet. */
+const COMMON = { absWorkingDir: root, bundle: true, sourcemap: false, legalComments: 'none', logLevel: 'warning' };
+/** Code that runs in node: the CLI, the hooks, and the build-time schema module. */
+const NODE = { ...COMMON, platform: 'node', format: 'esm', target: 'node20' };
 
-await build({
-  absWorkingDir: root,
-  entryPoints: entries,
-  outdir: 'dist',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: false,
-  legalComments: 'none',
-  logLevel: 'warning',
-  banner: {
-    // Bundled CommonJS dependencies (graphlib) may call require(); give ESM one.
-    js: "#!/usr/bin/env node\nimport { createRequire as __leopoldCreateRequire } from 'node:module';\nconst require = __leopoldCreateRequire(import.meta.url);",
-  },
-});
-for (const e of entries) chmodSync(resolve(root, `dist/${e.out}.js`), 0o755);
+const SHEBANG = '#!/usr/bin/env node';
+// Bundled CommonJS dependencies (graphlib) may call require(); give ESM one.
+const SHEBANG_WITH_REQUIRE = `${SHEBANG}\nimport { createRequire as __leopoldCreateRequire } from 'node:module';\nconst require = __leopoldCreateRequire(import.meta.url);`;
+
+/** One executable node bundle (`node dist/…` or the `leopold` bin), made runnable. */
+async function buildExecutable(entry, outfile, { banner, minify }) {
+  await build({ ...NODE, entryPoints: [entry], outfile, minify, banner: { js: banner } });
+  chmodSync(resolve(root, outfile), 0o755);
+}
+
+await buildExecutable('compiler/cli/bin.ts', 'dist/leopold.js', { banner: SHEBANG_WITH_REQUIRE, minify: false });
 
 // The PreToolUse guard as its own small bundle: `leopold init` registers it as
 // `node dist/hooks/guard.js` (never through npx) because it runs before every tool call.
 // It imports only node built-ins; minified so Node parses as little as possible at start.
-await build({
-  absWorkingDir: root,
-  entryPoints: ['runtime/hooks/guard/main.ts'],
-  outfile: 'dist/hooks/guard.js',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  minify: true,
-  sourcemap: false,
-  legalComments: 'none',
-  logLevel: 'warning',
-  banner: { js: '#!/usr/bin/env node' },
-});
-chmodSync(resolve(root, 'dist/hooks/guard.js'), 0o755);
+await buildExecutable('runtime/hooks/guard/main.ts', 'dist/hooks/guard.js', { banner: SHEBANG, minify: true });
 
 // The Stop hook as its own bundle: `leopold init` registers it as `node dist/hooks/stop.js`.
 // It runs once per turn, so it leaves out commander and everything compile-only; it does
 // load zod (state.json), remark (PLAN.md, GUARDRAILS.md, CHARTER.md) and the runtime
 // modules it shares with the workflow. Bundled graphlib-free CommonJS may still call
 // require(), hence the same banner as the CLI.
-await build({
-  absWorkingDir: root,
-  entryPoints: ['runtime/hooks/stop/main.ts'],
-  outfile: 'dist/hooks/stop.js',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  minify: true,
-  sourcemap: false,
-  legalComments: 'none',
-  logLevel: 'warning',
-  banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __leopoldCreateRequire } from 'node:module';\nconst require = __leopoldCreateRequire(import.meta.url);",
-  },
-});
-chmodSync(resolve(root, 'dist/hooks/stop.js'), 0o755);
+await buildExecutable('runtime/hooks/stop/main.ts', 'dist/hooks/stop.js', { banner: SHEBANG_WITH_REQUIRE, minify: true });
 
 // The workflow runtime, bundled ONCE here: templates/workflow/entry.ts + runtime/workflow as
 // one IIFE assigning `leopoldWorkflow`. `leopold compile` reads it from beside dist/leopold.js
@@ -80,31 +47,18 @@ chmodSync(resolve(root, 'dist/hooks/stop.js'), 0o755);
 // The agent JSON Schemas are generated from their zod schemas here, at build time: bundle
 // runtime/workflow/agent-schemas.ts for node, import it, and hand the plain objects to the
 // runtime bundle through `define`. zod itself never reaches the emitted script.
-const schemaModule = await build({
-  absWorkingDir: root,
-  entryPoints: ['runtime/workflow/agent-schemas.ts'],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  write: false,
-  logLevel: 'warning',
-});
+const schemaModule = await build({ ...NODE, entryPoints: ['runtime/workflow/agent-schemas.ts'], write: false });
 const { agentJsonSchemas } = await import(`data:text/javascript;base64,${Buffer.from(schemaModule.outputFiles[0].text).toString('base64')}`);
 
 await build({
-  absWorkingDir: root,
+  ...COMMON,
   entryPoints: ['templates/workflow/entry.ts'],
   define: { LEOPOLD_AGENT_SCHEMAS: JSON.stringify(agentJsonSchemas()) },
   outfile: 'dist/workflow-runtime.js',
-  bundle: true,
   platform: 'neutral',
   format: 'iife',
   globalName: 'leopoldWorkflow',
   target: 'es2022',
   minify: false,
-  sourcemap: false,
-  legalComments: 'none',
   charset: 'ascii',
-  logLevel: 'warning',
 });
