@@ -1,6 +1,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { decidedForYou } from '../../decisions/decided-for-you.js';
+import type { DecisionRecord } from '../../decisions/schema.js';
 import { readDecisions } from '../../decisions/trail.js';
 import type { RunState } from '../../state/schema.js';
 import type { LoggedEvent } from './outcome.js';
@@ -78,13 +79,29 @@ export function eventsSince(leopoldDir: string, offset: number | null): { events
   }
 }
 
-/** "What I decided for you" over the decisions stamped since the run started (same rule as `leopold run finish`). */
-export function decidedForYouOfRun(leopoldDir: string, state: RunState): string {
+/** The decisions DECISIONS.md stamped since the run started (same rule as `leopold run finish`), in file order. */
+export function decisionsOfRun(leopoldDir: string, state: RunState): DecisionRecord[] {
   const text = readOptional(join(leopoldDir, 'DECISIONS.md'));
-  if (text === '') return '';
+  if (text === '') return [];
   const records = readDecisions(text);
   // DECISIONS.md stamps whole seconds; compare at that precision.
   const since = state.started_at ? Math.floor(Date.parse(state.started_at) / 1000) * 1000 : Number.NaN;
-  const ofRun = Number.isNaN(since) ? records : records.filter((r) => r.at === null || !(Date.parse(r.at) < since));
-  return decidedForYou(ofRun, { path: '.leopold/DECISIONS.md' });
+  return Number.isNaN(since) ? records : records.filter((r) => r.at === null || !(Date.parse(r.at) < since));
+}
+
+/** "What I decided for you" over the decisions stamped since the run started. */
+export function decidedForYouOfRun(leopoldDir: string, state: RunState): string {
+  const ofRun = decisionsOfRun(leopoldDir, state);
+  return ofRun.length === 0 ? '' : decidedForYou(ofRun, { path: '.leopold/DECISIONS.md' });
+}
+
+/** The session transcript's size in bytes, or null when unknown (no path, missing, unreadable, not a file). */
+export function transcriptBytes(path: string | null): number | null {
+  if (path === null) return null;
+  try {
+    const stat = statSync(path);
+    return stat.isFile() ? stat.size : null;
+  } catch {
+    return null;
+  }
 }

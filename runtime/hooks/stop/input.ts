@@ -6,6 +6,8 @@ export interface StopHookInput {
   workflowRunning: boolean;
   /** The session transcript (its size feeds the context-budget check when present). */
   transcriptPath: string | null;
+  /** The Claude Code session: a new one opens a new context window (docs/hooks.md). */
+  sessionId: string | null;
 }
 
 /**
@@ -27,7 +29,8 @@ export function parseStopInput(stdin: string): StopHookInput | null {
     (task) => task !== null && typeof task === 'object' && (task as Record<string, unknown>).type === 'workflow' && !finished(task as Record<string, unknown>),
   );
   const transcriptPath = typeof input.transcript_path === 'string' && input.transcript_path !== '' ? input.transcript_path : null;
-  return { cwd, workflowRunning, transcriptPath };
+  const sessionId = typeof input.session_id === 'string' && input.session_id !== '' ? input.session_id : null;
+  return { cwd, workflowRunning, transcriptPath, sessionId };
 }
 
 // A background task that reports a terminal status is no longer running; one that reports
