@@ -3,13 +3,16 @@ import { join } from 'node:path';
 import { resolveAutonomy } from '../../autonomy/resolve.js';
 import { parseGuardrailSettings } from '../../guardrails/index.js';
 import { recordEvents } from '../../decisions/events.js';
+import type { EventInput } from '../../decisions/schema.js';
+import { writeFileAtomic } from '../../fs/atomic.js';
 import { charterRules } from '../../persona/charter-rules.js';
 import { personaAnswerJsonSchema } from '../../persona/schema.js';
 import { parsePlan } from '../../plan/parse.js';
 import { readState, updateState } from '../../state/io.js';
 import { renderRunSummary } from '../../stop/summary.js';
+import { CHECKPOINT_PATH, renderCheckpoint } from './checkpoint.js';
 import { stopTurn, type Turn } from './engine.js';
-import { decidedForYouOfRun, eventsSince, findLeopoldDir, killSwitchRaised, readOptional } from './files.js';
+import { decidedForYouOfRun, decisionsOfRun, eventsSince, findLeopoldDir, killSwitchRaised, readOptional, transcriptBytes } from './files.js';
 import { parseStopInput } from './input.js';
 import { hookMemoryOf } from './memory.js';
 import { blockReason } from './reason.js';
@@ -27,7 +30,8 @@ class NotOurs {}
 /**
  * The Stop hook (SPEC-RUNTIME §6): hook JSON in, the text to print out — `{"decision":
  * "block","reason":…}` to keep the session on the next item, `{"systemMessage":…}` with
- * the final summary when a stop condition ends the run, or '' to let the session stop
+ * the final summary when a stop condition ends the run or with where to continue when the
+ * context window rolls (CHECKPOINT.md written first), or '' to let the session stop
  * without a word (no input, no `.leopold/`, no active session run, a workflow running in
  * background_tasks, a run conducted by the workflow engine). Never throws: any unexpected
  * error prints nothing (fail open: a broken hook must never trap a session) and records
@@ -59,12 +63,30 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
       maxWindows: guardrails.maxWindows,
     };
 
+    const bytes = transcriptBytes(input.transcriptPath);
+
     let turn: Turn | null = null;
     try {
       await updateState(dir, (current) => {
         if (!current?.active || current.engine !== 'session') throw new NotOurs();
         const since = eventsSince(dir, hookMemoryOf(current).pending?.offset ?? null);
-        turn = stopTurn({ state: current, items, events: since.events, eventsOffset: since.size, limits, autonomy, killSwitch: killSwitchRaised(dir), now: now() });
+        turn = stopTurn({
+          state: current,
+          items,
+          events: since.events,
+          eventsOffset: since.size,
+          limits,
+          autonomy,
+          killSwitch: killSwitchRaised(dir),
+          transcriptBytes: bytes,
+          sessionId: input.sessionId,
+          now: now(),
+        });
+        // The resume note lands before the state that points at it: a failed write leaves the state untouched (fail open).
+        if (turn.checkpoint) {
+          const decisions = decisionsOfRun(dir, current).map((d) => ({ n: d.n, title: d.title }));
+          writeFileAtomic(join(dir, 'CHECKPOINT.md'), renderCheckpoint({ ...turn.checkpoint, decisions }));
+        }
         return turn.state;
       });
     } catch (error) {
@@ -73,10 +95,38 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     }
     const done: Turn = turn!;
     const action = done.action;
+    const checkpointFile = join(dir, 'CHECKPOINT.md');
+    const windowEvents: EventInput[] = done.closed.map((w) => ({
+      event: 'window',
+      window: w.window,
+      cause: w.cause,
+      closed: w.closedItems,
+      iteration: done.state.iteration,
+      ...(bytes !== null ? { transcript_bytes: bytes } : {}),
+      ...(done.checkpoint ? { checkpoint: CHECKPOINT_PATH } : {}),
+    }));
+
+    if (action.type === 'rolled') {
+      const message =
+        `Leopold: this session's context window was closed (window ${action.window} of at most ${limits.maxWindows}); the run stays active but is not conducted here. ` +
+        `Start a fresh Claude Code session in this project and run /leopold-run: it resumes from ${checkpointFile}.`;
+      return `${JSON.stringify({ systemMessage: message })}\n`;
+    }
+
+    if (action.type === 'roll') {
+      await recordEvents(dir, windowEvents, now);
+      const size = bytes === null ? '' : ` (${(bytes / 1048576).toFixed(1)} MB)`;
+      const next = action.next ? ` (next: item ${action.next.index}, "${action.next.text}")` : '';
+      const message =
+        `Leopold: the context window is full: the session transcript${size} passed max_context_mb (${limits.maxContextMb} MB). ` +
+        `Window ${action.window} of at most ${limits.maxWindows} closed with ${action.done}/${action.total} items done; the run stays active. ` +
+        `Checkpoint: ${checkpointFile}. To continue, start a fresh Claude Code session in this project and run /leopold-run: it resumes from the checkpoint${next}.`;
+      return `${JSON.stringify({ systemMessage: message })}\n`;
+    }
 
     if (action.type === 'stop') {
       const { verdict } = action;
-      await recordEvents(dir, [{ event: 'stop', reason: verdict.reason, detail: verdict.detail, iteration: done.state.iteration, done: action.done, total: action.total, engine: 'session' }], now);
+      await recordEvents(dir, [...windowEvents, { event: 'stop', reason: verdict.reason, detail: verdict.detail, iteration: done.state.iteration, done: action.done, total: action.total, engine: 'session' }], now);
       const summary = renderRunSummary(done.state, { plan: { done: action.done, total: action.total }, decidedForYou: decidedForYouOfRun(dir, done.state) });
       return `${JSON.stringify({ systemMessage: `${summary}\n(${verdict.detail})` })}\n`;
     }
@@ -88,10 +138,11 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
       maxIterations: limits.maxIterations,
       autonomy,
       rescue: action.rescue,
+      resume: action.resume,
       charterRules: () => charterRules(charter()),
       personaSchema: personaAnswerJsonSchema,
     });
-    await recordEvents(dir, [{ event: 'turn', item: action.item.index, iteration: action.turn, ...(action.rescue ? { rescue: true } : {}) }], now);
+    await recordEvents(dir, [...windowEvents, { event: 'turn', item: action.item.index, iteration: action.turn, ...(action.rescue ? { rescue: true } : {}) }], now);
     return `${JSON.stringify({ decision: 'block', reason })}\n`;
   } catch (error) {
     if (leopoldDir !== null) {

@@ -10,6 +10,21 @@ export interface PendingDispatch {
 }
 
 /**
+ * The context window the hook is conducting (docs/hooks.md, "Context windows"): one Claude
+ * Code session. It opens at the first Stop the hook sees from a session and closes when the
+ * hook rolls it (the transcript passed `max_context_mb`) or when a Stop arrives from another
+ * session.
+ */
+export interface WindowMemory {
+  /** The session_id of the window's session; null while the host sends none. */
+  session: string | null;
+  /** Plan items done when the window opened: what it closed is counted from here. */
+  done: number;
+  /** The window was rolled: its session is no longer conducted; the next session opens the next window. */
+  rolled: boolean;
+}
+
+/**
  * What the Stop hook remembers between turns, kept in state.json under `hook` (the state
  * schema keeps fields it does not know, so no other reader is disturbed).
  */
@@ -17,6 +32,8 @@ export interface HookMemory {
   pending: PendingDispatch | null;
   /** A plain checklist's waves (item indexes), frozen at the hook's first turn like a compiled plan's. */
   waves: number[][] | null;
+  /** The open (or just rolled) context window; null before the hook's first turn of the run. */
+  window: WindowMemory | null;
 }
 
 const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1;
@@ -24,15 +41,22 @@ const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isI
 /** The hook's memory in `state`; anything malformed reads as nothing remembered. */
 export function hookMemoryOf(state: RunState): HookMemory {
   const raw = (state as Record<string, unknown>).hook;
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { pending: null, waves: null };
-  const { pending, waves } = raw as Record<string, unknown>;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { pending: null, waves: null, window: null };
+  const { pending, waves, window } = raw as Record<string, unknown>;
   let dispatch: PendingDispatch | null = null;
   if (pending !== null && typeof pending === 'object') {
     const p = pending as Record<string, unknown>;
     if (isIndex(p.item) && typeof p.offset === 'number' && p.offset >= 0) dispatch = { item: p.item, offset: p.offset, rescue: p.rescue === true };
   }
   const frozen = Array.isArray(waves) && waves.every((w) => Array.isArray(w) && w.every(isIndex)) ? (waves as number[][]) : null;
-  return { pending: dispatch, waves: frozen };
+  return { pending: dispatch, waves: frozen, window: windowOf(window) };
+}
+
+function windowOf(raw: unknown): WindowMemory | null {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const w = raw as Record<string, unknown>;
+  if (!(w.session === null || typeof w.session === 'string') || typeof w.done !== 'number' || !Number.isInteger(w.done) || w.done < 0) return null;
+  return { session: w.session, done: w.done, rolled: w.rolled === true };
 }
 
 /** `state` with the hook's memory replaced. */

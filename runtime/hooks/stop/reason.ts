@@ -10,6 +10,8 @@ export interface ReasonInput {
   autonomy: 'full' | 'ask';
   /** Set when this turn is the run's one rescue. */
   rescue: { kind: string; failures: number } | null;
+  /** The number of the context window this turn opened (a new session), or null: then the session is told to read CHECKPOINT.md first. */
+  resume?: number | null;
   /** The charter's lifted rules (charterRules), needed at a persona fork. */
   charterRules: () => readonly string[];
   /** The persona answer's JSON Schema (personaAnswerJsonSchema), needed at a persona fork. */
@@ -37,12 +39,19 @@ export const DECISION_PLACEHOLDERS = {
  * item, how to report its outcome (`leopold plan tick N`, or the failure / verdict / exit
  * event as the workflow's scribe writes it), the decision protocol and the exact
  * `leopold record` command for decisions. At a `@human` node (under full) and at the
- * rescue it carries the lifted charter rules and the persona answer's JSON Schema.
+ * rescue it carries the lifted charter rules and the persona answer's JSON Schema. On the
+ * first turn of a new context window it opens by pointing the session at CHECKPOINT.md.
  */
 export function blockReason(input: ReasonInput): string {
   const { item, turn } = input;
   const n = item.index;
   const parts: string[] = [];
+  if (input.resume != null) {
+    parts.push(
+      `Leopold run: this session is context window ${input.resume} of an active run. Read .leopold/CHECKPOINT.md first ` +
+        '(the resume note the last window left: run state, items done and open, the latest decisions, open failures); do not start a new run. Then do this item.',
+    );
+  }
   const head = item.kind === 'work' ? '' : `@${item.kind}${item.label ? ` (${item.label})` : ''} `;
   parts.push(`Leopold run, turn ${turn} of at most ${input.maxIterations}. Work on item ${n} now, and only on it: ${head}${item.text}`);
   if (item.scenarios.length > 0) parts.push(`Acceptance scenarios (check these first):\n${item.scenarios.map((s) => `- ${s}`).join('\n')}`);
