@@ -1,32 +1,20 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { BRIEF_FILES, findBriefDir } from '../../brief/index.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import { withLock } from '../../../runtime/fs/lock.js';
 import { parsePlan } from '../../../runtime/plan/parse.js';
 import { resolveRef } from '../../../runtime/plan/refs.js';
 import { tickBytes } from '../../../runtime/plan/tick.js';
+import { locatePlan } from '../locate-plan.js';
+import { registerPlanAmend } from './plan-amend.js';
+
+export { locatePlan };
 
 /** What `leopold plan tick --json` prints, and the exit code. */
 export interface TickOutcome {
   ack: { ok: boolean; item: number | null; changed: boolean; message: string };
   code: 0 | 1;
-}
-
-/** The plan file: `--plan` if given, else the nearest `.leopold/PLAN.md` above `cwd` (LeopoldError when none). */
-export function locatePlan(cwd: string, explicit?: string): string {
-  if (explicit !== undefined) {
-    const path = resolve(cwd, explicit);
-    if (!existsSync(path)) throw new LeopoldError(`no plan file at ${explicit}`);
-    return path;
-  }
-  const dir = findBriefDir(cwd);
-  if (!dir) throw new LeopoldError(`no .leopold/ directory at or above ${cwd} (run leopold init)`);
-  const path = join(dir, BRIEF_FILES.plan);
-  if (!existsSync(path)) throw new LeopoldError(`no plan: ${relative(cwd, path) || path} does not exist`);
-  return path;
 }
 
 /**
@@ -62,7 +50,10 @@ function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
-/** `leopold plan tick N|#anchor [--plan FILE] [--json]`: mark one item done, changing only its checkbox byte. */
+/**
+ * `leopold plan tick N|#anchor [--plan FILE] [--json]`: mark one item done, changing only its
+ * checkbox byte; `leopold plan amend` (plan-amend.ts): apply a leopold-amend block.
+ */
 export function registerPlan(program: Command): void {
   const plan = program.command('plan').description('Change PLAN.md through its single writer');
   plan
@@ -79,4 +70,5 @@ export function registerPlan(program: Command): void {
       else process.stderr.write(`leopold: ${outcome.ack.message}\n`);
       process.exitCode = outcome.code;
     });
+  registerPlanAmend(plan);
 }
