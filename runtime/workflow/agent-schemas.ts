@@ -84,10 +84,14 @@ export const RescueApproachSchema = z.object({
   approach: z.string().min(1),
 });
 
-/** The scribe's acknowledgement: the CLI's `ok` and the decision numbers `leopold record` printed. */
+/**
+ * The scribe's acknowledgement: the CLI's `ok`, the decision numbers `leopold record`
+ * printed and, when the batch ran `leopold plan amend`, the item indexes it `added`.
+ */
 export const ScribeAckSchema = z.object({
   ok: z.boolean(),
   numbers: z.array(z.number().int().min(1)),
+  added: z.array(z.number().int().min(1)).optional().describe('The "added" array leopold plan amend printed; only when the batch ran it'),
   error: z.string().optional(),
 });
 

@@ -7,7 +7,8 @@ import type { RunState } from '../state/schema.js';
 import type { AgentJsonSchemas, AgentSchemaName, ScribeAck } from './agent-schemas.js';
 import { base64Utf8 } from './base64.js';
 import type { WorkflowHost } from './host.js';
-import type { EmbeddedItem, EmbeddedPlan } from './plan.js';
+import { workItemOf } from './amend.js';
+import type { EmbeddedItem, EmbeddedNode, EmbeddedPlan } from './plan.js';
 import type { WorkflowStop } from './result.js';
 
 /** Thrown anywhere in the loop to end the run with a stop condition. */
@@ -50,11 +51,11 @@ export class RunContext {
   rescueUsed = false;
   rescueFor: { kind: string; failures: number } | null = null;
   readonly decisions: MadeDecision[] = [];
-  private pending: { decisions: (DecisionInput & { item: number })[]; events: Record<string, unknown>[]; ticks: number[] } = {
-    decisions: [],
-    events: [],
-    ticks: [],
-  };
+  /** Plan changes this run has applied (ROUTE + ADD); the same budget `leopold plan amend` counts in state.json. */
+  amendmentsUsed = 0;
+  /** Indexes of the work items this run appended to the plan, in order. */
+  readonly added: number[] = [];
+  private pending: ScribeBatch = emptyBatch();
   scribeBroken = false;
 
   constructor(
@@ -162,19 +163,38 @@ export class RunContext {
     this.pending.ticks.push(index);
   }
 
+  /** Queues one `leopold plan amend` invocation; its ack must name exactly the `added` indexes. */
+  amend(command: string, added: readonly number[]): void {
+    this.pending.amends.push({ command, added: [...added] });
+  }
+
+  /**
+   * Appends work a scribe-applied amendment added to PLAN.md to this run's in-memory plan,
+   * so the run goes on to do it: a final wave for the wave loop, ordinary open nodes for the
+   * routed loop (eligible once their `(after:)` dependencies are done).
+   */
+  appendWork(nodes: readonly EmbeddedNode[]): void {
+    if (nodes.length === 0) return;
+    this.plan.waves.push(nodes.map(workItemOf));
+    this.plan.graph?.nodes.push(...nodes);
+    this.added.push(...nodes.map((node) => node.index));
+  }
+
   /**
    * Hands the queued writes to the scribe: `leopold record --base64 <payload>` for decisions
-   * and events, `leopold plan tick N --json` per finished item, and checks its ack (`ok`
-   * true and one number per decision). A missing or failed ack stops the run
-   * (`scribe_failed`): a run whose trail cannot be written must not carry on.
+   * and events, `leopold plan amend --base64 <block> --json` per amendment, `leopold plan
+   * tick N --json` per finished item, and checks its ack (`ok` true, one number per
+   * decision, and the exact `added` indexes when an amendment ran). A missing or failed ack
+   * stops the run (`scribe_failed`): a run whose trail cannot be written must not carry on.
    */
   async flush(): Promise<void> {
     const batch = this.pending;
-    if (batch.decisions.length + batch.events.length + batch.ticks.length === 0) return;
-    this.pending = { decisions: [], events: [], ticks: [] };
+    if (batch.decisions.length + batch.events.length + batch.ticks.length + batch.amends.length === 0) return;
+    this.pending = emptyBatch();
     const commands = scribeCommands(batch);
-    const ackSchema = withCount(this.schemas.scribeAck, batch.decisions.length);
-    const ack = await this.ask<ScribeAck>(scribePrompt(commands), SCRIBE_LABEL, 'scribeAck', {}, ackSchema);
+    const added = batch.amends.flatMap((amend) => amend.added);
+    const ackSchema = withAdded(withCount(this.schemas.scribeAck, batch.decisions.length), batch.amends.length > 0 ? added : null);
+    const ack = await this.ask<ScribeAck>(scribePrompt(commands, batch.amends.length > 0 ? added : null), SCRIBE_LABEL, 'scribeAck', {}, ackSchema);
     const problem =
       ack === null
         ? 'the scribe gave no answer'
@@ -182,7 +202,9 @@ export class RunContext {
           ? `the scribe reported a failure: ${ack.error?.trim() || 'no reason given'}`
           : ack.numbers.length !== batch.decisions.length
             ? `the scribe acknowledged ${ack.numbers.length} decision numbers for ${batch.decisions.length} decisions`
-            : null;
+            : batch.amends.length > 0 && (ack.added ?? []).join(',') !== added.join(',')
+              ? `leopold plan amend added items [${(ack.added ?? []).join(', ')}], expected [${added.join(', ')}] (PLAN.md changed under the run?)`
+              : null;
     if (problem !== null || ack === null) {
       this.scribeBroken = true;
       throw new RunStop('scribe_failed', `${problem}; unrecorded: ${commands.join(' ; ')}`);
@@ -191,8 +213,27 @@ export class RunContext {
   }
 }
 
-/** The exact CLI invocations for one batch, in order. */
-export function scribeCommands(batch: { decisions: readonly DecisionInput[]; events: readonly Record<string, unknown>[]; ticks: readonly number[] }): string[] {
+/** The writes queued for the next scribe call. */
+interface ScribeBatch {
+  decisions: (DecisionInput & { item: number })[];
+  events: Record<string, unknown>[];
+  /** `leopold plan amend` invocations and the item indexes each must add. */
+  amends: { command: string; added: number[] }[];
+  ticks: number[];
+}
+
+const emptyBatch = (): ScribeBatch => ({ decisions: [], events: [], amends: [], ticks: [] });
+
+/**
+ * The exact CLI invocations for one batch, in order: the record (decisions and events),
+ * the amendments, then the ticks (an amendment only appends, so no tick's index moves).
+ */
+export function scribeCommands(batch: {
+  decisions: readonly DecisionInput[];
+  events: readonly Record<string, unknown>[];
+  ticks: readonly number[];
+  amends?: readonly { command: string }[];
+}): string[] {
   const commands: string[] = [];
   if (batch.decisions.length + batch.events.length > 0) {
     const payload: Record<string, unknown> = {};
@@ -200,19 +241,31 @@ export function scribeCommands(batch: { decisions: readonly DecisionInput[]; eve
     if (batch.events.length > 0) payload.events = batch.events;
     commands.push(`leopold record --base64 ${base64Utf8(JSON.stringify(payload))}`);
   }
+  for (const amend of batch.amends ?? []) commands.push(amend.command);
   for (const index of batch.ticks) commands.push(`leopold plan tick ${index} --json`);
   return commands;
 }
 
-function scribePrompt(commands: readonly string[]): string {
+function scribePrompt(commands: readonly string[], added: readonly number[] | null): string {
+  const addedField = added === null ? '' : `, "added": [${added.join(', ')}]`;
   return [
     'You are the scribe of a Leopold run. Run these commands from the project root, exactly as written, in order, and nothing else:',
     '',
     ...commands.map((command) => `    ${command}`),
     '',
-    'Each prints one JSON line. Answer { "ok": true, "numbers": [...] } with the `numbers` array leopold record printed (empty when it recorded no decisions),',
-    'or { "ok": false, "numbers": [], "error": "<the command and its output>" } if any command exited non-zero or printed "ok": false. Do not retry, edit or work around a failure.',
+    `Each prints one JSON line. Answer { "ok": true, "numbers": [...]${addedField} } with the \`numbers\` array leopold record printed (empty when it recorded no decisions)${
+      added === null ? '' : ' and the "added" array leopold plan amend printed (anything other than that exact array is a failure)'
+    },`,
+    `or { "ok": false, "numbers": [], "error": "<the command and its output>"${addedField} } if any command exited non-zero or printed "ok": false. Do not retry, edit or work around a failure.`,
   ].join('\n');
+}
+
+/** The ack schema of a batch that ran `leopold plan amend`: `added` required, exactly the expected indexes. */
+function withAdded(schema: Record<string, unknown>, added: readonly number[] | null): Record<string, unknown> {
+  if (added === null) return schema;
+  const properties = schema.properties as Record<string, Record<string, unknown>>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  return { ...schema, properties: { ...properties, added: { ...properties.added, const: [...added] } }, required: [...required, 'added'] };
 }
 
 /** The ack schema for a batch of `count` decisions: exactly that many numbers. */

@@ -26,8 +26,10 @@ interface Ending {
  * budget is what stopped it) and the result carries the ranked decisions and "What I
  * decided for you". Agent calls happen in one fixed order for the same plan and answers.
  */
-export async function runWorkflow(plan: EmbeddedPlan, args: unknown, host: WorkflowHost, schemas: AgentJsonSchemas): Promise<WorkflowResult> {
-  const options = runOptions(plan, args);
+export async function runWorkflow(embedded: EmbeddedPlan, args: unknown, host: WorkflowHost, schemas: AgentJsonSchemas): Promise<WorkflowResult> {
+  const options = runOptions(embedded, args);
+  // The run's own plan: amendments append work to it, never to the embedded one.
+  const plan: EmbeddedPlan = { ...embedded, waves: embedded.waves.map((wave) => [...wave]), graph: embedded.graph && { nodes: [...embedded.graph.nodes] } };
   const ctx = new RunContext(plan, host, schemas, options);
   const open = plan.graph ? plan.graph.nodes.filter((node) => !node.done).map((node) => node.index) : plan.waves.flat().map((item) => item.index);
   const done = new Set<number>();
@@ -47,6 +49,8 @@ export async function runWorkflow(plan: EmbeddedPlan, args: unknown, host: Workf
     if (!(error instanceof RunStop)) throw error;
     ending = { stop: error.reason, detail: error.detail, stranded: [], routedAround: [] };
   }
+  // Work a @feedback node added is part of what the run set out to do.
+  open.push(...ctx.added);
   ending = await recordStop(ctx, ending, done.size, open.length);
   host.log(`stop: ${ending.stop} (${ending.detail})`);
 
@@ -102,7 +106,11 @@ function runOptions(plan: EmbeddedPlan, args: unknown): { autonomy: 'full' | 'as
   return { autonomy, maxIterations: Math.min(plan.limits.maxIterations, lower), timestamp };
 }
 
-/** The wave loop: waves in order, items in plan order; a wave that leaves an item open strands the later waves. */
+/**
+ * The wave loop: waves in order, items in plan order; a wave that leaves an item open
+ * strands the later waves. Work appended by an amendment is a final wave (the iteration
+ * sees waves pushed while it runs).
+ */
 async function waveLoop(ctx: RunContext, done: Set<number>): Promise<Ending> {
   const waves = ctx.plan.waves;
   for (const [w, wave] of waves.entries()) {
@@ -126,15 +134,14 @@ async function waveLoop(ctx: RunContext, done: Set<number>): Promise<Ending> {
 /** The routed loop: routeDecision picks the next node (routed targets first, then ascending); routes latch. */
 async function routedLoop(ctx: RunContext, done: Set<number>): Promise<Ending> {
   const nodes = ctx.plan.graph!.nodes;
-  const byIndex = new Map(nodes.map((node) => [node.index, node]));
-  const items = irOf(nodes).items;
-  const waveOf = new Map<number, number>();
-  ctx.plan.waves.forEach((wave, w) => wave.forEach((item) => waveOf.set(item.index, w + 1)));
+  let view = viewOf(ctx);
   let routing: RoutingState = { statuses: {}, signals: {}, channel: {}, taken: [] };
   let finished: NodeOutcome | null = null;
   let phase = '';
-  const amendments = { used: 0 };
   for (;;) {
+    // A @feedback node may have appended work: route over the plan as it is now.
+    if (view.count !== nodes.length) view = viewOf(ctx);
+    const { byIndex, items, waveOf } = view;
     const step = routeDecision({ items, routing, finished });
     routing = step.routing;
     for (const taken of step.taken) ctx.event({ event: 'route', from: taken.from, to: taken.to, when: taken.when });
@@ -157,11 +164,19 @@ async function routedLoop(ctx: RunContext, done: Set<number>): Promise<Ending> {
     if (node.kind === 'human' && ctx.autonomy === 'ask') {
       throw new RunStop('awaiting_human', `item ${node.index} ("${node.text}") is a @human node and autonomy is ask`);
     }
-    const outcome = await runNode(ctx, node, amendments);
+    const outcome = await runNode(ctx, node);
     if (outcome.status === 'ok' || outcome.status === 'pass') done.add(node.index);
     await ctx.flush();
     finished = outcome;
   }
+}
+
+/** What the routed loop reads from the plan: nodes by index, the IR items routing needs, each node's wave. */
+function viewOf(ctx: RunContext) {
+  const nodes = ctx.plan.graph!.nodes;
+  const waveOf = new Map<number, number>();
+  ctx.plan.waves.forEach((wave, w) => wave.forEach((item) => waveOf.set(item.index, w + 1)));
+  return { count: nodes.length, byIndex: new Map(nodes.map((node) => [node.index, node])), items: irOf(nodes).items, waveOf };
 }
 
 /** Records the stop event through the scribe, unless the scribe or the budget is what stopped the run. */

@@ -1,8 +1,10 @@
 import type { NodeOutcome } from '../routing/decide.js';
 import { judgeAmendments } from '../amend/judge.js';
+import { AMENDMENT_BUDGET } from '../amend/limits.js';
 import { parseAmendments } from '../amend/parse.js';
 import type { PlanIR } from '../plan/schema.js';
 import type { Feedback, Judgement, ToolRun } from './agent-schemas.js';
+import { addedWork, amendCommand } from './amend.js';
 import type { RunContext } from './context.js';
 import { settleFork } from './fork.js';
 import type { EmbeddedNode } from './plan.js';
@@ -13,11 +15,11 @@ import { askTwice, runWorkItem } from './work-item.js';
  * Runs one graph node by its kind and reports its outcome for routeDecision:
  * work → the item pipeline; @gate/@verify → a read-only judge (pass/fail); @tool → an
  * agent runs the command and reports `{ exit }` (signal `exit`); @feedback → proposals
- * judged by runtime/amend; @human (under full; the loop stops earlier under ask) → a
- * persona decides and works. A judge or tool that gives no answer twice is a failure,
- * never a pass.
+ * judged by runtime/amend, applied by the scribe and then run; @human (under full; the loop
+ * stops earlier under ask) → a persona decides and works. A judge or tool that gives no
+ * answer twice is a failure, never a pass.
  */
-export async function runNode(ctx: RunContext, node: EmbeddedNode, amendmentsUsed: { used: number }): Promise<NodeOutcome> {
+export async function runNode(ctx: RunContext, node: EmbeddedNode): Promise<NodeOutcome> {
   switch (node.kind) {
     case 'work':
       return { index: node.index, status: await runWorkItem(ctx, node) };
@@ -41,22 +43,8 @@ export async function runNode(ctx: RunContext, node: EmbeddedNode, amendmentsUse
       if (run.exit === 0) ctx.tick(node.index);
       return { index: node.index, status: run.exit === 0 ? 'ok' : 'fail', signals: { exit: String(run.exit) } };
     }
-    case 'feedback': {
-      ctx.dispatch(node);
-      const answer = await askTwice<Feedback>(ctx, feedbackPrompt(ctx.plan, node), `${node.id}:feedback`, 'feedback');
-      if (answer === null) return { index: node.index, status: 'fail' };
-      const proposals = parseAmendments(answer.amendments);
-      const judged = judgeAmendments(proposals, { ir: irOf(ctx.plan.graph?.nodes ?? []), used: amendmentsUsed.used, context: 'feedback' });
-      amendmentsUsed.used = judged.used;
-      ctx.event({
-        event: 'amendments',
-        item: node.index,
-        accepted: judged.accepted.map((p) => p.raw),
-        refused: judged.refused.map((r) => ({ proposal: r.proposal.raw, code: r.code, detail: r.detail })),
-      });
-      ctx.tick(node.index);
-      return { index: node.index, status: 'ok' };
-    }
+    case 'feedback':
+      return runFeedback(ctx, node);
     case 'human': {
       ctx.dispatch(node);
       await settleFork(ctx, node, 'human', `The plan asks a person: ${node.text}`);
@@ -65,6 +53,37 @@ export async function runNode(ctx: RunContext, node: EmbeddedNode, amendmentsUse
       return { index: node.index, status: 'ok' };
     }
   }
+}
+
+/**
+ * A `@feedback` node: its proposals are judged here first (context `feedback`, against
+ * what this run already spent, so a 4th change is refused `add-budget` without a scribe
+ * call); refusals are only recorded, never fatal. The accepted ones go to the scribe as
+ * the exact `leopold plan amend` invocation, which judges them again against PLAN.md and
+ * state.json and writes them; once its ack names the expected indexes, the added items
+ * join this run's plan and are dispatched like any other open item.
+ */
+async function runFeedback(ctx: RunContext, node: EmbeddedNode): Promise<NodeOutcome> {
+  ctx.dispatch(node);
+  const left = Math.max(0, AMENDMENT_BUDGET - ctx.amendmentsUsed);
+  const answer = await askTwice<Feedback>(ctx, feedbackPrompt(ctx.plan, node, left), `${node.id}:feedback`, 'feedback');
+  if (answer === null) return { index: node.index, status: 'fail' };
+  const ir = irOf(ctx.plan.graph?.nodes ?? []);
+  const judged = judgeAmendments(parseAmendments(answer.amendments), { ir, used: ctx.amendmentsUsed, context: 'feedback' });
+  const work = addedWork(ir, judged.accepted);
+  ctx.event({
+    event: 'amendments',
+    item: node.index,
+    accepted: judged.accepted.map((p) => p.raw),
+    refused: judged.refused.map((r) => ({ proposal: r.proposal.raw, code: r.code, detail: r.detail })),
+    added: work.map((item) => item.index),
+  });
+  if (judged.accepted.length > 0) ctx.amend(amendCommand(judged.accepted), work.map((item) => item.index));
+  ctx.tick(node.index);
+  await ctx.flush(); // PLAN.md holds the new items before the run goes on to do them
+  ctx.amendmentsUsed = judged.used;
+  ctx.appendWork(work);
+  return { index: node.index, status: 'ok' };
 }
 
 /**

@@ -129,15 +129,18 @@ export function toolPrompt(plan: EmbeddedPlan, node: EmbeddedNode): string {
   ].join('\n\n');
 }
 
-export function feedbackPrompt(plan: EmbeddedPlan, node: EmbeddedNode): string {
+/** The `@feedback` prompt; `left` is how many plan changes the run may still make (of 3). */
+export function feedbackPrompt(plan: EmbeddedPlan, node: EmbeddedNode, left: number): string {
+  const lines = left === 1 ? 'one line' : `${left} lines`;
+  const answer =
+    left === 0
+      ? 'This run has no plan changes left: amendments "" and a summary.'
+      : `amendments: a fenced \`\`\`leopold-amend block with at most ${lines} \`ADD [(after: N)] <text>\` (plain work, no markers, nothing deleted or edited; N is an item number), or "" for none; summary. Added items are appended to PLAN.md and done later in this run.`;
   return [
     'You gather feedback on the work so far and may propose follow-up work.',
     ...briefSections(plan),
     itemSection(node),
-    section(
-      'Answer',
-      'amendments: a fenced ```leopold-amend block with at most three lines `ADD [(after: N)] <text>` (plain work, no markers, nothing deleted or edited), or "" for none; summary.',
-    ),
+    section('Answer', answer),
   ].join('\n\n');
 }
 

@@ -37,9 +37,11 @@ export interface Simulated {
   scribe: ScribeBatch[];
 }
 
-/** One scribe call: the decoded `leopold record` payload (or null) and the ticked items. */
+/** One scribe call: the decoded `leopold record` payload (or null), the `leopold plan amend` commands and the ticked items. */
 export interface ScribeBatch {
   record: { decisions?: Record<string, unknown>[]; events?: Record<string, unknown>[] } | null;
+  /** Each `leopold plan amend` invocation exactly as given, with its decoded answer text. */
+  amends: { command: string; answer: string }[];
   ticks: number[];
 }
 
@@ -65,7 +67,11 @@ export function scribeBatches(run: HostRun): ScribeBatch[] {
     .map((call) => {
       const record = /leopold record --base64 ([A-Za-z0-9+/=]+)/.exec(call.prompt);
       const ticks = [...call.prompt.matchAll(/leopold plan tick (\d+) --json/g)].map((m) => Number(m[1]));
-      return { record: record ? (JSON.parse(Buffer.from(record[1]!, 'base64').toString('utf8')) as ScribeBatch['record']) : null, ticks };
+      const amends = [...call.prompt.matchAll(/^ {4}(leopold plan amend --base64 ([A-Za-z0-9+/=]+) --json)$/gm)].map((m) => ({
+        command: m[1]!,
+        answer: Buffer.from(m[2]!, 'base64').toString('utf8'),
+      }));
+      return { record: record ? (JSON.parse(Buffer.from(record[1]!, 'base64').toString('utf8')) as ScribeBatch['record']) : null, amends, ticks };
     });
 }
 

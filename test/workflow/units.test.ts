@@ -4,6 +4,10 @@ import { base64Utf8 } from '../../runtime/workflow/base64.js';
 import { blockingFindings, reviewersOf } from '../../runtime/workflow/work-item.js';
 import { scribeCommands } from '../../runtime/workflow/context.js';
 import { agentJsonSchemas } from '../../runtime/workflow/agent-schemas.js';
+import { addedWork, amendCommand } from '../../runtime/workflow/amend.js';
+import { irOf } from '../../runtime/workflow/nodes.js';
+import type { EmbeddedNode } from '../../runtime/workflow/plan.js';
+import { parseAmendments } from '../../runtime/amend/parse.js';
 
 describe('base64Utf8', () => {
   it('matches Buffer for any string, lone surrogates included', () => {
@@ -34,7 +38,29 @@ describe('scribe commands', () => {
       'leopold plan tick 5 --json',
     ]);
   });
+
+  it('an amendment runs after the record and before the ticks', () => {
+    const amend = 'leopold plan amend --base64 YQ== --json';
+    const commands = scribeCommands({ decisions: [], events: [{ event: 'amendments' }], amends: [{ command: amend }], ticks: [2] });
+    expect(commands.slice(1)).toEqual([amend, 'leopold plan tick 2 --json']);
+  });
 });
+
+describe('added work', () => {
+  it('takes the next indexes, resolves (after:) against the plan and the batch, and gets the unclassified defaults', () => {
+    const plan = irOf([node(1), node(2)]);
+    const accepted = parseAmendments('```leopold-amend\nADD (after: 2, 1 2) Add tests\nADD (after: 3) Write docs\n```');
+    expect(amendCommand(accepted)).toBe(`leopold plan amend --base64 ${Buffer.from('```leopold-amend\nADD (after: 2, 1 2) Add tests\nADD (after: 3) Write docs\n```\n').toString('base64')} --json`);
+    expect(addedWork(plan, accepted).map(({ index, id, text, deps, effort, critical, sensitive, kind, done }) => ({ index, id, text, deps, effort, critical, sensitive, kind, done }))).toEqual([
+      { index: 3, id: 'i3', text: 'Add tests', deps: [2, 1], effort: 'medium', critical: false, sensitive: false, kind: 'work', done: false },
+      { index: 4, id: 'i4', text: 'Write docs', deps: [3], effort: 'medium', critical: false, sensitive: false, kind: 'work', done: false },
+    ]);
+  });
+});
+
+function node(index: number): EmbeddedNode {
+  return { id: `i${index}`, index, text: `item ${index}`, scenarios: [], effort: 'low', critical: false, sensitive: false, writes: [], kind: 'work', label: null, command: null, deps: [], needs: [], emits: [], routes: [], done: index === 1 };
+}
 
 describe('agent schemas', () => {
   it('are generated from zod, draft-07 shaped, and embedded in the bundle as built', () => {
