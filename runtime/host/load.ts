@@ -1,6 +1,7 @@
 import * as acorn from 'acorn';
 import * as walk from 'acorn-walk';
 import { MAX_SCRIPT_BYTES } from './limits.js';
+import { HOST_PARSE_OPTIONS } from './parse-options.js';
 import { MetaProblem, readMeta } from './meta.js';
 import type { HostViolation, StaticCheck } from './types.js';
 
@@ -45,14 +46,6 @@ export const LOAD_REFUSAL_CODES: ReadonlySet<string> = new Set([
   'host-contract/missing-semicolon',
 ]);
 
-const PARSE_OPTIONS = {
-  ecmaVersion: 'latest',
-  sourceType: 'module',
-  allowReturnOutsideFunction: true,
-  allowAwaitOutsideFunction: true,
-  allowHashBang: false,
-  locations: true,
-} as const satisfies acorn.Options;
 
 const refuse = (code: string, message: string, line = 1, column = 1): never => {
   throw new LoadRefusal([{ code, message, line, column }]);
@@ -137,13 +130,13 @@ export function loadWorkflowScript(source: string, file: string, staticCheck?: S
  */
 function parseApart(text: string): acorn.Program {
   try {
-    return acorn.parse(text, PARSE_OPTIONS);
+    return acorn.parse(text, HOST_PARSE_OPTIONS);
   } catch (error) {
     if (!(error as Error).message.startsWith("Identifier 'meta' has already been declared")) throw error;
     const offset = leadingMetaNameOffset(text);
     const stand = Array.from({ length: 100 }, (_, i) => `$m${String(i).padStart(2, '0')}`).find((name) => !text.includes(name));
     if (offset === null || !stand) throw error;
-    const program = acorn.parse(text.slice(0, offset) + stand + text.slice(offset + 4), PARSE_OPTIONS);
+    const program = acorn.parse(text.slice(0, offset) + stand + text.slice(offset + 4), HOST_PARSE_OPTIONS);
     const first = program.body[0];
     if (first?.type === 'ExportNamedDeclaration' && first.declaration?.type === 'VariableDeclaration') {
       for (const declarator of first.declaration.declarations) {
@@ -156,7 +149,7 @@ function parseApart(text: string): acorn.Program {
 
 /** Offset of `meta` in a leading `export const meta`, else null. */
 function leadingMetaNameOffset(text: string): number | null {
-  const tokens = acorn.tokenizer(text, PARSE_OPTIONS);
+  const tokens = acorn.tokenizer(text, HOST_PARSE_OPTIONS);
   const value = (token: acorn.Token) => (token as acorn.Token & { value?: unknown }).value;
   const [exportToken, kindToken, nameToken] = [tokens.getToken(), tokens.getToken(), tokens.getToken()];
   const isMeta = value(exportToken) === 'export' && value(kindToken) === 'const' && value(nameToken) === 'meta' && nameToken.end - nameToken.start === 4;

@@ -1,4 +1,5 @@
 import * as acorn from 'acorn';
+import { HOST_PARSE_OPTIONS } from '../../../runtime/host/parse-options.js';
 
 /**
  * One parse of the emitted script, shared by every rule: acorn with the host's options
@@ -33,17 +34,6 @@ export interface SyntaxProblem {
   /** Offset in `text` where the problem starts. */
   readonly offset: number;
 }
-
-/** The parser options the host uses: a strict ES module allowing top-level await and return. */
-export const HOST_PARSE_OPTIONS = {
-  ecmaVersion: 'latest',
-  sourceType: 'module',
-  allowReturnOutsideFunction: true,
-  allowAwaitOutsideFunction: true,
-  // The host wraps the body in a function, where `#!` is not valid; refuse it up front.
-  allowHashBang: false,
-  locations: true,
-} as const satisfies acorn.Options;
 
 /** Parses the script once for all rules; never throws. */
 export function parseScript(source: string, file: string): ParsedScript {
