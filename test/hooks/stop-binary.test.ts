@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtHook } from '../support/built-dist.js';
+import { blockOf, messageOf } from '../support/stop-output.js';
 
 // The BUILT Stop hook with real hook JSON on stdin: `node dist/hooks/stop.js` (what
 // `leopold init` registers) and `node dist/leopold.js hook stop` must answer alike, always
@@ -63,18 +64,6 @@ const eventsOf = (dir: string) =>
     ? readFileSync(join(dir, '.leopold', 'events.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
     : [];
 const silent = { code: 0, stdout: '', stderr: '' };
-
-function blockOf(stdout: string): string {
-  const parsed = JSON.parse(stdout) as { decision: string; reason: string };
-  expect(parsed.decision).toBe('block');
-  return parsed.reason;
-}
-
-function messageOf(stdout: string): string {
-  const parsed = JSON.parse(stdout) as { systemMessage: string; decision?: string };
-  expect(parsed.decision).toBeUndefined();
-  return parsed.systemMessage;
-}
 
 const setprivWorks = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', '0']).status === 0;
 

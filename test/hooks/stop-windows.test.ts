@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtHook } from '../support/built-dist.js';
+import { blockOf, messageOf } from '../support/stop-output.js';
 
 // The context windows of the in-session engine (SPEC-RUNTIME §4), through the BUILT
 // `node dist/hooks/stop.js` with real hook JSON on stdin and a real transcript file of a
@@ -72,17 +73,6 @@ const tick = (dir: string, index: number) => {
 };
 const report = (dir: string, event: Record<string, unknown>) =>
   appendFileSync(join(dir, '.leopold', 'events.jsonl'), `${JSON.stringify({ ts: '2030-01-01T00:00:00.000Z', ...event })}\n`);
-
-function blockOf(stdout: string): string {
-  const parsed = JSON.parse(stdout) as { decision?: string; reason: string };
-  expect(parsed.decision).toBe('block');
-  return parsed.reason;
-}
-function messageOf(stdout: string): string {
-  const parsed = JSON.parse(stdout) as { systemMessage: string; decision?: string };
-  expect(parsed.decision).toBeUndefined();
-  return parsed.systemMessage;
-}
 
 const DECISIONS =
   '# Decisions\n\n' +
