@@ -23,15 +23,24 @@ export const DiagnosticSchema = z.object({
 });
 export type Diagnostic = z.infer<typeof DiagnosticSchema>;
 
-/** Builds a diagnostic for a catalog code; severity and hint come from the catalog. */
-export function diagnostic(
-  code: DiagnosticCode,
+/** What a code's catalog entry fixes: its severity and the advice shown as `hint`. */
+export interface CodeEntry {
+  readonly severity: Severity;
+  readonly hint?: string;
+}
+
+/**
+ * Builds a diagnostic from any catalog's entry (the plan catalog here, the host-contract
+ * codes in compiler/emit/check), so every producer fills the one shape the same way.
+ */
+export function diagnosticFor(
+  code: string,
+  entry: CodeEntry,
   file: string,
   span: Span,
   message: string,
-  items: number[] = [],
+  items: readonly number[] = [],
 ): Diagnostic {
-  const entry = CATALOG[code];
   return {
     code,
     severity: entry.severity,
@@ -42,8 +51,19 @@ export function diagnostic(
     endLine: span.endLine,
     endColumn: span.endColumn,
     items: [...items].sort((a, b) => a - b),
-    hint: entry.hint,
+    ...(entry.hint === undefined ? {} : { hint: entry.hint }),
   };
+}
+
+/** Builds a diagnostic for a plan catalog code; severity and hint come from the catalog. */
+export function diagnostic(
+  code: DiagnosticCode,
+  file: string,
+  span: Span,
+  message: string,
+  items: number[] = [],
+): Diagnostic {
+  return diagnosticFor(code, CATALOG[code], file, span, message, items);
 }
 
 /** Diagnostics in output order: by line, column, then code (SPEC-PLAN §3). */

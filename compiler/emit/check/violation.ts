@@ -1,21 +1,10 @@
 import * as acorn from 'acorn';
-import type { Diagnostic, Span } from '../../diagnostics/diagnostic.js';
+import { diagnosticFor, type Diagnostic, type Span } from '../../diagnostics/diagnostic.js';
 import { HOST_CONTRACT_CODES, type HostContractCode } from './codes.js';
 
 /** A host-contract violation: the shared Diagnostic shape, always an error. */
 export function violation(code: HostContractCode, file: string, span: Span, message: string): Diagnostic {
-  return {
-    code,
-    severity: 'error',
-    message,
-    file,
-    line: span.line,
-    column: span.column,
-    endLine: span.endLine,
-    endColumn: span.endColumn,
-    items: [],
-    hint: HOST_CONTRACT_CODES[code].hint,
-  };
+  return diagnosticFor(code, { severity: 'error', hint: HOST_CONTRACT_CODES[code].hint }, file, span, message);
 }
 
 /** The 1-based span of an acorn node (acorn columns are 0-based; endColumn is one past the end). */
