@@ -5,6 +5,8 @@ import { BRIEF_FILES, findBriefDir } from '../../brief/index.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { decidedForYou, readDecisions, recordEvents, type DecisionRecord } from '../../../runtime/decisions/index.js';
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
+import { parseGuardrailSettings } from '../../../runtime/guardrails/index.js';
+import { notifyRunEnded } from '../../../runtime/notify/index.js';
 import { parsePlan } from '../../../runtime/plan/parse.js';
 import {
   EngineSchema,
@@ -105,6 +107,15 @@ function decisionsOfRun(dir: string, state: RunState): string {
   return decidedForYou(ofRun, { path: DECISIONS_PATH });
 }
 
+/** GUARDRAILS' `notify_webhook` (`none` when the file is missing or unreadable). */
+function notifyWebhookOf(dir: string): string {
+  try {
+    return parseGuardrailSettings(readFileSync(join(dir, BRIEF_FILES.guardrails), 'utf8')).guardrails.notifyWebhook;
+  } catch {
+    return 'none';
+  }
+}
+
 /** Human-readable state for `leopold run status`. */
 export function renderStatus(reading: StateReading, killSwitch: boolean): string {
   const lines: string[] = [];
@@ -161,6 +172,10 @@ export function registerRun(program: Command): void {
       const dir = briefDir(process.cwd());
       const finished = await finishRun(dir, options.reason ?? null);
       process.stdout.write(finished ? `${finished.summary}\n` : 'No active run.\n');
+      if (!finished) return;
+      // After the summary is out: a slow or broken webhook only delays the exit, bounded.
+      const sent = await notifyRunEnded(dir, notifyWebhookOf(dir), finished.summary);
+      if (sent && !sent.ok) process.stderr.write(`notify_webhook: the report was not delivered (${sent.error ?? `HTTP ${sent.status}`}).\n`);
     });
 
   run

@@ -5,6 +5,7 @@ import { parseGuardrailSettings } from '../../guardrails/index.js';
 import { recordEvents } from '../../decisions/events.js';
 import type { EventInput } from '../../decisions/schema.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
+import { notifyRunEnded } from '../../notify/run-end.js';
 import { charterRules } from '../../persona/charter-rules.js';
 import { personaAnswerJsonSchema } from '../../persona/schema.js';
 import { parsePlan } from '../../plan/parse.js';
@@ -128,7 +129,10 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
       const { verdict } = action;
       await recordEvents(dir, [...windowEvents, { event: 'stop', reason: verdict.reason, detail: verdict.detail, iteration: done.state.iteration, done: action.done, total: action.total, engine: 'session' }], now);
       const summary = renderRunSummary(done.state, { plan: { done: action.done, total: action.total }, decidedForYou: decidedForYouOfRun(dir, done.state) });
-      return `${JSON.stringify({ systemMessage: `${summary}\n(${verdict.detail})` })}\n`;
+      const message = `${summary}\n(${verdict.detail})`;
+      // Bounded and never throws: the answer below is printed whatever the webhook does.
+      await notifyRunEnded(dir, guardrails.notifyWebhook, message, now);
+      return `${JSON.stringify({ systemMessage: message })}\n`;
     }
 
     const charter = () => readOptional(join(dir, 'CHARTER.md'));
