@@ -5,26 +5,6 @@ import type { Tokens } from './findings.js';
 // The guard's only file-system reads: where `.leopold/` is, whether a run is active, which
 // tokens exist, and (only for a verb git does not ship) the user's git aliases.
 
-/** The nearest `.leopold/` directory at or above each start, first start first. */
-export function findLeopoldDir(starts: readonly string[]): string | null {
-  for (const start of starts) {
-    for (let dir = resolve(start); ; dir = dirname(dir)) {
-      const candidate = join(dir, '.leopold');
-      if (isDirectory(candidate)) return candidate;
-      if (dirname(dir) === dir) break;
-    }
-  }
-  return null;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * True when `.leopold/state.json` says `"active": true`. Missing, unreadable or corrupt
  * means no run, as for every other reader of state.json (runtime/state): `leopold run

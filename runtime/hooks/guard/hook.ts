@@ -1,7 +1,8 @@
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { decide } from './findings.js';
-import { findLeopoldDir, gitAliasReader, isRunActive, tokensIn } from './fs.js';
+import { findBriefDirFrom } from '../../fs/brief-dir.js';
+import { gitAliasReader, isRunActive, tokensIn } from './fs.js';
 import { mentionFindings } from './analyze/mentions.js';
 import { findingsForToolCall, type ToolCall } from './tool.js';
 
@@ -33,7 +34,7 @@ export function runGuard(stdin: string, where: GuardEnvironment): string {
   try {
     const cwd = typeof call.cwd === 'string' && isAbsolute(call.cwd) ? call.cwd : where.processCwd;
     const project = where.env.CLAUDE_PROJECT_DIR;
-    leopoldDir = findLeopoldDir(project ? [project, cwd] : [cwd]);
+    leopoldDir = findBriefDirFrom(project ? [project, cwd] : [cwd]);
     if (leopoldDir === null || !isRunActive(leopoldDir)) return '';
     const home = where.env.HOME || homedir();
     const ctx = { cwd, leopoldDir, home, gitAlias: gitAliasReader([cwd, leopoldDir], home, where.env) };

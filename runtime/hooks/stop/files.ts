@@ -1,28 +1,13 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { decidedForYou } from '../../decisions/decided-for-you.js';
 import type { DecisionRecord } from '../../decisions/schema.js';
 import { readDecisions } from '../../decisions/trail.js';
 import type { RunState } from '../../state/schema.js';
 import type { LoggedEvent } from './outcome.js';
 
-// The Stop hook's file-system reads besides state.json (runtime/state) and PLAN.md.
 
-/** The nearest `.leopold/` directory at or above each start, first start first. */
-export function findLeopoldDir(starts: readonly string[]): string | null {
-  for (const start of starts) {
-    for (let dir = resolve(start); ; dir = dirname(dir)) {
-      const candidate = join(dir, '.leopold');
-      try {
-        if (statSync(candidate).isDirectory()) return candidate;
-      } catch {
-        // missing or unreadable: keep walking, as git does for .git
-      }
-      if (dirname(dir) === dir) break;
-    }
-  }
-  return null;
-}
+// The Stop hook's file-system reads besides state.json (runtime/state) and PLAN.md.
 
 /** A brief file's text, or '' when it does not exist (other errors throw: the hook fails open). */
 export function readOptional(path: string): string {

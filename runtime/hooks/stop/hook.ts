@@ -13,7 +13,8 @@ import { readState, updateState } from '../../state/io.js';
 import { renderRunSummary } from '../../stop/summary.js';
 import { CHECKPOINT_PATH, renderCheckpoint } from './checkpoint.js';
 import { stopTurn, type Turn } from './engine.js';
-import { decidedForYouOfRun, decisionsOfRun, eventsSince, findLeopoldDir, killSwitchRaised, readOptional, transcriptBytes } from './files.js';
+import { findBriefDirFrom } from '../../fs/brief-dir.js';
+import { decidedForYouOfRun, decisionsOfRun, eventsSince, killSwitchRaised, readOptional, transcriptBytes } from './files.js';
 import { parseStopInput } from './input.js';
 import { hookMemoryOf } from './memory.js';
 import { blockReason } from './reason.js';
@@ -45,7 +46,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
   let leopoldDir: string | null = null;
   try {
     const project = where.env.CLAUDE_PROJECT_DIR;
-    leopoldDir = findLeopoldDir([...(project ? [project] : []), ...(input.cwd ? [input.cwd] : []), where.processCwd]);
+    leopoldDir = findBriefDirFrom([...(project ? [project] : []), ...(input.cwd ? [input.cwd] : []), where.processCwd]);
     if (leopoldDir === null) return '';
     const dir = leopoldDir;
     const { state } = readState(dir);
