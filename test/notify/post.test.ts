@@ -1,16 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { postNotification } from '../../runtime/notify/index.js';
-import { webhookServer } from '../support/webhook-server.js';
+import { webhookServers } from '../support/webhook-server.js';
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-async function server(answer?: Parameters<typeof webhookServer>[0]) {
-  const s = await webhookServer(answer);
-  closers.push(s.close);
-  return s;
-}
+const server = webhookServers();
 
 const payload = { title: 'Leopold run ended: plan_complete', body: 'Plan: 2/2 items done' };
 

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtHook } from '../support/built-dist.js';
 import { messageOf } from '../support/stop-output.js';
-import { webhookServer } from '../support/webhook-server.js';
+import { webhookServer, webhookServers } from '../support/webhook-server.js';
 
 // notify_webhook end to end: the BUILT `leopold run finish` and Stop hook POST the final
 // report to a real HTTP server on 127.0.0.1. Spawned asynchronously: the server answers
@@ -17,15 +17,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-async function server(answer?: Parameters<typeof webhookServer>[0]) {
-  const s = await webhookServer(answer);
-  closers.push(s.close);
-  return s;
-}
+const server = webhookServers();
 
 const SECRET_DECISION = [
   '# Decisions',

@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { afterEach } from 'vitest';
 import type { AddressInfo } from 'node:net';
 
 /** One request a test webhook received. */
@@ -34,5 +35,21 @@ export async function webhookServer(answer: { status: number } | 'hang' = { stat
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * Registers an afterEach that closes every server the suite started, and returns the
+ * function that starts one: `const server = webhookServers();` then `await server()`.
+ */
+export function webhookServers(): (answer?: Parameters<typeof webhookServer>[0]) => ReturnType<typeof webhookServer> {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+  return async (answer) => {
+    const started = await webhookServer(answer);
+    closers.push(started.close);
+    return started;
   };
 }
