@@ -12,6 +12,19 @@
  * Patterns are lower-case ASCII letters and digits; a test keeps them well-formed.
  */
 
+/** Access and secrets: both critical (a mistake locks people out or leaks) and sensitive. */
+const ACCESS_PATTERNS = [
+  'auth',
+  'authn',
+  'authz',
+  'authenticat*',
+  'authoriz*',
+  'oauth',
+  'sso',
+  'secret*',
+  'credential*',
+] as const;
+
 /** High-impact domains: a mistake here costs money, data, access or an outage. */
 export const CRITICAL_PATTERNS = [
   // money
@@ -23,15 +36,7 @@ export const CRITICAL_PATTERNS = [
   'checkout',
   'subscription*',
   // access and secrets
-  'auth',
-  'authn',
-  'authz',
-  'authenticat*',
-  'authoriz*',
-  'oauth',
-  'sso',
-  'secret*',
-  'credential*',
+  ...ACCESS_PATTERNS,
   // data shape and loss
   'migrat*',
   'schema*',
@@ -99,20 +104,14 @@ export const TRIVIAL_PATTERNS = [
  * Whole words on purpose: `sign` must not fire on `design`, `auth` not on `author`.
  */
 export const SENSITIVE_PATTERNS = [
+  ...ACCESS_PATTERNS,
   'security',
   'secure',
   'insecure',
   'vulnerab*',
   'cve',
-  'auth',
-  'authn',
-  'authz',
-  'authenticat*',
-  'authoriz*',
-  'oauth',
   'oidc',
   'saml',
-  'sso',
   'mfa',
   '2 fa',
   'login*',
@@ -125,8 +124,6 @@ export const SENSITIVE_PATTERNS = [
   'password*',
   'passwd',
   'passphrase*',
-  'credential*',
-  'secret*',
   'jwt',
   'api key*',
   'apikey*',
