@@ -1,4 +1,5 @@
-import { isAbsolute, join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { BRIEF_FILES } from '../brief/load.js';
 import { findBriefDir } from '../brief/find.js';
 import { LeopoldError } from '../diagnostics/diagnostic.js';
@@ -17,6 +18,19 @@ export function resolvePlanPath(arg: string | undefined, cwd: string): string {
     throw new LeopoldError(`no plan given and no .leopold/ directory in ${cwd} or any parent; pass a PLAN.md path or run leopold init`);
   }
   return shownPath(cwd, join(dir, BRIEF_FILES.plan));
+}
+
+/**
+ * The plan file as an absolute path that exists, for commands that write it (`plan tick`,
+ * `plan amend`): the same lookup as resolvePlanPath, then an existence check.
+ */
+export function locatePlan(cwd: string, explicit?: string): string {
+  const shown = resolvePlanPath(explicit, cwd);
+  const path = resolve(cwd, shown);
+  if (!existsSync(path)) {
+    throw new LeopoldError(explicit !== undefined ? `no plan file at ${explicit}` : `no plan: ${shown} does not exist`);
+  }
+  return path;
 }
 
 /** A path as the user sees it: relative to `cwd` when it has a relative spelling, else absolute. */

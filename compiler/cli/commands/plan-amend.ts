@@ -11,7 +11,7 @@ import { withLock } from '../../../runtime/fs/lock.js';
 import { emptyState, readState, updateState } from '../../../runtime/state/index.js';
 import { EXIT } from '../exit.js';
 import { shownPath } from '../io.js';
-import { locatePlan } from '../locate-plan.js';
+import { locatePlan } from '../io.js';
 
 /** `leopold plan amend` options, validated once here. Compile's own repair is `leopold compile --repair-from`. */
 export const PlanAmendOptionsSchema = z.object({

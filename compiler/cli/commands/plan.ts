@@ -6,10 +6,9 @@ import { withLock } from '../../../runtime/fs/lock.js';
 import { parsePlan } from '../../../runtime/plan/parse.js';
 import { resolveRef } from '../../../runtime/plan/refs.js';
 import { tickBytes } from '../../../runtime/plan/tick.js';
-import { locatePlan } from '../locate-plan.js';
+import { locatePlan } from '../io.js';
 import { registerPlanAmend } from './plan-amend.js';
 
-export { locatePlan };
 
 /** What `leopold plan tick --json` prints, and the exit code. */
 export interface TickOutcome {
