@@ -1,4 +1,5 @@
 import type { DecisionFork } from '../decisions/schema.js';
+import type { StopReason } from '../stop/evaluate.js';
 
 /** One decision as the result lists it (ranked riskiest first, SPEC-RUNTIME §3). */
 export interface ResultDecision {
@@ -15,16 +16,16 @@ export interface ResultDecision {
   reasons: string[];
 }
 
-/** Every way a workflow run ends: SPEC-RUNTIME §4's conditions plus `scribe_failed`. */
+/**
+ * Every way a workflow run ends: the SPEC-RUNTIME §4 conditions the script can observe (the
+ * shared list in runtime/stop) plus `scribe_failed`. The kill switch, no-progress and the
+ * context-window stops need the file system or a session, so only the hooks raise them.
+ */
 export type WorkflowStop =
-  | 'plan_complete'
-  | 'routed_complete'
-  | 'iteration_budget'
-  | 'budget_exceeded'
-  | 'repeated_failure'
-  | 'escalation'
-  | 'deadlock'
-  | 'awaiting_human'
+  | Extract<
+      StopReason,
+      'plan_complete' | 'routed_complete' | 'iteration_budget' | 'budget_exceeded' | 'repeated_failure' | 'escalation' | 'deadlock' | 'awaiting_human'
+    >
   | 'scribe_failed';
 
 /** The run's result object (SPEC-RUNTIME §5), plus `detail`: one line saying why it stopped. */
