@@ -77,9 +77,12 @@ function waveDetail(indexes: readonly number[]): string {
   return `item${indexes.length === 1 ? '' : 's'} ${shown}${more}`;
 }
 
-/** The mission's first paragraph that is not a heading, on one line, clipped. */
+/**
+ * The mission's first paragraph that is not a heading, on one line, clipped. HTML comments
+ * (the starter MISSION.md's guidance to its author) are not the mission and are dropped.
+ */
 function firstLine(text: string): string {
-  const paragraph = text.split(/\n\s*\n/).map((p) => p.trim()).find((p) => p !== '' && !p.startsWith('#')) ?? '';
+  const paragraph = text.replace(/<!--[\s\S]*?(?:-->|$)/g, '').split(/\n\s*\n/).map((p) => p.trim()).find((p) => p !== '' && !p.startsWith('#')) ?? '';
   const line = paragraph.replace(/\s+/g, ' ');
   const chars = [...line];
   return chars.length > 120 ? `${chars.slice(0, 119).join('')}…` : line;

@@ -1,7 +1,7 @@
 import { validateAgentOptions } from './agent-options.js';
 import { AnswerBook, answerKey, type ScriptedAnswer } from './answers.js';
 import { DEFAULT_TEXT_ANSWER, defaultAnswerFor } from './default-answer.js';
-import { AGENT_VIRTUAL_MS, MAX_AGENTS_PER_RUN, MAX_CONCURRENT_AGENTS, STRUCTURED_OUTPUT_RETRIES } from './limits.js';
+import { AGENT_VIRTUAL_MS, MAX_AGENTS_PER_RUN, MAX_CONCURRENT_AGENTS, STRUCTURED_OUTPUT_ATTEMPTS } from './limits.js';
 import { compileAgentSchema, type AgentSchema } from './schema.js';
 import type { AgentCall, HostError } from './types.js';
 import type { VirtualClock } from './scheduler.js';
@@ -131,7 +131,7 @@ export class AgentDesk {
 
   /** Draws answers until one is usable or the attempts run out; fills in the journal entry. */
   private answer({ call, schema, rawSchema }: Pending): AgentOutcome {
-    const maxAttempts = schema ? 1 + STRUCTURED_OUTPUT_RETRIES : 1;
+    const maxAttempts = schema ? STRUCTURED_OUTPUT_ATTEMPTS : 1;
     const key = answerKey(call.label, call.prompt);
     let problem = '';
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
@@ -183,7 +183,7 @@ export class AgentDesk {
     }
     const outcome = failure(
       'Error',
-      `agent(): structured output failed the schema after ${STRUCTURED_OUTPUT_RETRIES} retries (${maxAttempts} attempts): ${problem}`,
+      `agent(): structured output failed the schema after ${maxAttempts} attempts: ${problem}`,
     );
     call.error = (outcome as { error: HostError }).error;
     return outcome;

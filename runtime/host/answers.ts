@@ -2,12 +2,24 @@ import { z } from 'zod';
 
 const tokens = z.number().int().min(0).optional();
 
+/**
+ * A tool call the agent makes before it answers. The stand-in host has no tools and skips
+ * them (its run touches no file); the scripted model server (runtime/scripted-model) plays
+ * them in the real client, one tool_use per model turn, in order.
+ */
+export const ScriptedToolCallSchema = z.strictObject({
+  tool: z.string().min(1),
+  input: z.record(z.string(), z.unknown()),
+});
+export type ScriptedToolCall = z.infer<typeof ScriptedToolCallSchema>;
+const tools = z.array(ScriptedToolCallSchema).optional();
+
 /** One scripted agent answer (CLAUDE-CODE.md §3 outcomes). */
 export const ScriptedAnswerSchema = z.union([
   /** The agent's structured answer (with a schema) or its final text (without: strings as is, other values as JSON). */
-  z.strictObject({ value: z.unknown(), tokens }),
+  z.strictObject({ value: z.unknown(), tokens, tools }),
   /** The agent's raw final text; with a schema it is parsed as JSON, and unparsable text is a failed attempt. */
-  z.strictObject({ text: z.string(), tokens }),
+  z.strictObject({ text: z.string(), tokens, tools }),
   /** The user skipped the agent: agent() resolves to null. */
   z.strictObject({ skip: z.literal(true), tokens }),
   /** The agent died on a final API error: agent() resolves to null. */
@@ -15,7 +27,7 @@ export const ScriptedAnswerSchema = z.union([
   /** The agent stalled after the host's retries: agent() throws. */
   z.strictObject({ throw: z.literal('stall'), tokens }),
   /** Structured output that fails validation, whatever it holds: one failed attempt. */
-  z.strictObject({ invalid: z.unknown(), tokens }),
+  z.strictObject({ invalid: z.unknown(), tokens, tools }),
 ]);
 export type ScriptedAnswer = z.infer<typeof ScriptedAnswerSchema>;
 

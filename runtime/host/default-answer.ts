@@ -9,6 +9,8 @@
  *   shaped the same way; array → `minItems` shaped items (usually []); string → ""
  *   padded with "x" to `minLength`; number / integer → 0, or the smallest value
  *   `minimum` / `exclusiveMinimum` allow; boolean → true; null → null;
+ * - `if` / `then` on an object: when the shaped value meets the `if` consts, the `then`
+ *   properties' constraints are added and those properties shaped again;
  * - local `$ref` (`#/$defs/…`, `#/definitions/…`) is followed (to a depth of 32).
  *
  * The result is validated like any answer; a schema the rules cannot satisfy fails its
@@ -62,7 +64,7 @@ function shape(schema: unknown, root: Schema, depth: number): unknown {
       const required = Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string') : [];
       const value: Record<string, unknown> = {};
       for (const key of required) value[key] = shape(properties[key], root, depth + 1);
-      return value;
+      return withConditional(schema, properties, value, root, depth);
     }
     case 'array': {
       const count = typeof schema.minItems === 'number' ? schema.minItems : 0;
@@ -89,3 +91,17 @@ function shape(schema: unknown, root: Schema, depth: number): unknown {
       return null;
   }
 }
+
+/** Applies an object schema's `then` when the shaped value meets its `if` (consts only). */
+function withConditional(schema: Schema, properties: Schema, value: Record<string, unknown>, root: Schema, depth: number): Record<string, unknown> {
+  const test = isObject(schema.if) && isObject(schema.if.properties) ? schema.if.properties : null;
+  const then = isObject(schema.then) && isObject(schema.then.properties) ? schema.then.properties : null;
+  if (!test || !then) return value;
+  const holds = Object.entries(test).every(([key, rule]) => !isObject(rule) || !('const' in rule) || JSON.stringify(value[key]) === JSON.stringify(rule.const));
+  if (!holds) return value;
+  for (const [key, extra] of Object.entries(then)) {
+    if (key in value && isObject(extra)) value[key] = shape({ ...(isObject(properties[key]) ? properties[key] : {}), ...extra }, root, depth + 1);
+  }
+  return value;
+}
+

@@ -34,6 +34,13 @@ export interface Synthesis {
 /** The label of the scribe agent (an answer file matches it exactly). */
 export const SCRIBE_LABEL = 'scribe';
 
+/**
+ * The first line of every agent prompt: the step's label. The model never sees agent()
+ * options, so this is how a transcript reader, and the scripted model server
+ * (runtime/scripted-model), tell which step an agent is.
+ */
+export const stepLine = (label: string) => `Leopold step ${label}.`;
+
 /** `.leopold/DECISIONS.md` as the result names it. */
 export const DECISIONS_PATH = '.leopold/DECISIONS.md';
 
@@ -76,7 +83,7 @@ export class RunContext {
   async ask<T>(prompt: string, label: string, schema: AgentSchemaName, extra: Record<string, unknown> = {}, schemaOverride?: Record<string, unknown>): Promise<T | null> {
     this.checkBudget();
     try {
-      const answer = await this.host.agent(prompt, { label, schema: schemaOverride ?? this.schemas[schema], ...extra });
+      const answer = await this.host.agent(`${stepLine(label)}\n\n${prompt}`, { label, schema: schemaOverride ?? this.schemas[schema], ...extra });
       return answer === undefined || answer === null ? null : (answer as T);
     } catch (error) {
       const message = errorMessage(error);
@@ -268,10 +275,19 @@ function withAdded(schema: Record<string, unknown>, added: readonly number[] | n
   return { ...schema, properties: { ...properties, added: { ...properties.added, const: [...added] } }, required: [...required, 'added'] };
 }
 
-/** The ack schema for a batch of `count` decisions: exactly that many numbers. */
+/**
+ * The ack schema for a batch of `count` decisions: a success (`ok` true) holds exactly that
+ * many numbers; a failure (`ok` false) holds any numbers and a non-empty `error`, so the
+ * scribe can always say what went wrong (the real client refuses an answer that breaks the
+ * schema, and the cause would be lost).
+ */
 function withCount(schema: Record<string, unknown>, count: number): Record<string, unknown> {
-  const properties = schema.properties as Record<string, Record<string, unknown>>;
-  return { ...schema, properties: { ...properties, numbers: { ...properties.numbers, minItems: count, maxItems: count } } };
+  return {
+    ...schema,
+    if: { properties: { ok: { const: true } } },
+    then: { properties: { numbers: { minItems: count, maxItems: count } } },
+    else: { properties: { error: { type: 'string', minLength: 1 } }, required: ['error'] },
+  };
 }
 
 function errorMessage(error: unknown): string {

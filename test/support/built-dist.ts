@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { withLock } from '../../runtime/fs/lock.js';
@@ -13,14 +13,15 @@ export const root = resolve(import.meta.dirname, '../..');
 
 /**
  * Builds dist/ (`npm run build`) under the shared lock and, still under it, copies each of
- * `copy.files` (paths under dist/) into `copy.into` by base name.
+ * `copy.files` (paths under dist/) into `copy.into` by base name, or the whole tree into `copy.tree`.
  */
-export async function buildDist(copy?: { into: string; files: readonly string[] }): Promise<void> {
+export async function buildDist(copy?: { into: string; files: readonly string[] } | { tree: string }): Promise<void> {
   await withLock(
     join(root, 'dist', '.record-tests-build.lock'),
     () => {
       execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'pipe' });
-      if (copy) for (const file of copy.files) copyFileSync(join(root, 'dist', file), join(copy.into, basename(file)));
+      if (copy && 'tree' in copy) cpSync(join(root, 'dist'), copy.tree, { recursive: true, filter: (src) => !src.endsWith('.lock') });
+      else if (copy) for (const file of copy.files) copyFileSync(join(root, 'dist', file), join(copy.into, basename(file)));
     },
     { timeoutMs: 120_000 },
   );

@@ -1,0 +1,33 @@
+import type { MainStep } from './script.js';
+
+/**
+ * The default session player: what a diligent agent does with a Stop-hook block that names
+ * an item and no script rule covers it. It copies the exact commands the block reason
+ * gives (so whatever CLI path the hook writes is the one used): at a @human node it
+ * records the decision template with concrete values, then it ticks the item.
+ */
+export function defaultSessionTurn(reason: string, item: number): MainStep[] {
+  const steps: MainStep[] = [];
+  const tick = new RegExp(`(\\S+ plan tick ${item})\\b`).exec(reason)?.[1];
+  const record = /Record the decision with its persona:\n(\S+ record <<'JSON'\n)(.*)\nJSON/.exec(reason);
+  if (record) {
+    const filled = (record[2] ?? '').replace(/<([^<>]*)>/g, (_all, hole: string) => PLACEHOLDER_VALUES[hole] ?? `scripted ${hole}`);
+    steps.push({ tool: 'Bash', input: { command: `${record[1]}${filled}\nJSON`, description: `Record the decision for item ${item}` } });
+  }
+  if (tick) steps.push({ tool: 'Bash', input: { command: tick, description: `Tick item ${item}` } });
+  steps.push({ text: `Item ${item} is done.` });
+  return steps;
+}
+
+// The decision template's holes (runtime/hooks/stop/reason.ts), filled as a rehearsal persona would.
+const PLACEHOLDER_VALUES: Record<string, string> = {
+  'one-line title': 'Settle the item as the plan describes it',
+  'reversible|irreversible': 'reversible',
+  'the CHARTER rule that decided it, verbatim, or silent': 'silent',
+  'what you chose': 'Proceed as the plan item describes',
+  'the principle or rule': 'bias to action',
+  'how to undo it, concretely': 'Revert the working-tree changes this item made',
+  name: 'Iris Lang',
+  role: 'Release Manager',
+  expertise: 'release planning',
+};

@@ -1,0 +1,243 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkWorkflowScript } from '../../compiler/emit/check/index.js';
+import { SCRIPT_PATH } from '../../compiler/emit/index.js';
+import { runWorkflowScript, type HostRun } from '../../runtime/host/index.js';
+import {
+  findClaudeBinary,
+  parseModelScript,
+  runClient,
+  scribeCommandsIn,
+  startModelServer,
+  type ClientRun,
+  type ModelLogEntry,
+} from '../../runtime/scripted-model/index.js';
+import { buildDist, root } from '../support/built-dist.js';
+
+// The conformance suite's harness: scratch projects set up as a user would (git, leopold
+// init, a brief), the real Claude Code client run headless against the scripted model, the
+// same plan and answers run through the stand-in host, and what both leave behind.
+
+/** The real client's native binary (the exact-pinned devDependency). */
+export const CLAUDE = findClaudeBinary(root);
+
+/** A private copy of dist/ taken under the build lock, so a concurrent rebuild never tears it. */
+export async function privateDist(): Promise<{ dir: string; bin: string; cleanup(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'leopold-conf-dist-'));
+  await buildDist({ tree: join(dir, 'dist') });
+  // What `leopold init` reads besides dist/: the package's templates, found by its package.json.
+  cpSync(join(root, 'templates'), join(dir, 'templates'), { recursive: true });
+  cpSync(join(root, 'package.json'), join(dir, 'package.json'));
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  // The `leopold` the scribe and the session run: the private dist, first on PATH.
+  writeFileSync(join(bin, 'leopold'), `#!/bin/sh\nexec "${process.execPath}" "${join(dir, 'dist', 'leopold.js')}" "$@"\n`, { mode: 0o755 });
+  return { dir, bin, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A scratch project: a git repository with one commit, `leopold init`, the brief given. */
+export interface Project {
+  dir: string;
+  home: string;
+  /** PATH for the client: the private `leopold` first. */
+  path: string;
+  leopold(args: string[], input?: string): { code: number; stdout: string; stderr: string };
+  read(file: string): string;
+  cleanup(): void;
+}
+
+export interface ProjectBrief {
+  plan: string;
+  mission?: string;
+  charter?: string;
+  guardrails?: string;
+  /** Files to add and commit besides the brief. */
+  files?: Record<string, string>;
+}
+
+const git = (cwd: string, args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+export function makeProject(dist: { dir: string; bin: string }, brief: ProjectBrief): Project {
+  const base = mkdtempSync(join(tmpdir(), 'leopold-conf-'));
+  const dir = join(base, 'repo');
+  const home = join(base, 'home');
+  mkdirSync(dir);
+  mkdirSync(home);
+  const path = `${dist.bin}:${process.env.PATH ?? ''}`;
+  const leopold = (args: string[], input?: string) => {
+    const out = spawnSync(process.execPath, [join(dist.dir, 'dist', 'leopold.js'), ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      input,
+      env: { ...process.env, PATH: path, LEOPOLD_AUTONOMY: '' },
+    });
+    return { code: out.status ?? -1, stdout: out.stdout, stderr: out.stderr };
+  };
+  git(dir, ['init', '-q', '-b', 'main']);
+  git(dir, ['config', 'user.email', 'test@example.invalid']);
+  git(dir, ['config', 'user.name', 'Conformance']);
+  const init = leopold(['init']);
+  if (init.code !== 0) throw new Error(`leopold init failed: ${init.stderr}`);
+  const write = (file: string, text: string) => {
+    mkdirSync(join(dir, file, '..'), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  };
+  write('.leopold/PLAN.md', brief.plan);
+  if (brief.mission !== undefined) write('.leopold/MISSION.md', brief.mission);
+  if (brief.charter !== undefined) write('.leopold/CHARTER.md', brief.charter);
+  if (brief.guardrails !== undefined) write('.leopold/GUARDRAILS.md', brief.guardrails);
+  for (const [file, text] of Object.entries(brief.files ?? {})) write(file, text);
+  git(dir, ['add', '-A']);
+  git(dir, ['commit', '-q', '-m', 'brief']);
+  return { dir, home, path, leopold, read: (file) => readFileSync(join(dir, file), 'utf8'), cleanup: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/** One agent as a host saw it. */
+export interface AgentSeen {
+  key: string;
+  schema: Record<string, unknown> | null;
+  attempts: number;
+}
+
+/** What a real-client run left: the client's events, the model's request log and the workflow results. */
+export interface RealRun {
+  client: ClientRun;
+  log: ModelLogEntry[];
+  results: unknown[];
+  /** Each workflow subagent, in the order of its first request: its key (label), StructuredOutput schema and structured-answer attempts. */
+  agents: AgentSeen[];
+  /** Each main-thread request's messages, as JSON text (what the model was shown). */
+  mainTexts: string[];
+  wallMs: number;
+}
+
+export interface RealOptions {
+  prompt: string;
+  script: unknown;
+  mode?: 'acceptEdits' | 'bypassPermissions' | 'default';
+  allowedTools?: string;
+  extraArgs?: string[];
+  timeoutMs?: number;
+}
+
+/** The permissions a user gives a workflow run (CLAUDE-CODE.md §5): launch it, and let the scribe run leopold. */
+export const WORKFLOW_TOOLS = 'Workflow,Bash(leopold *)';
+
+/** Runs the real client in the project against the scripted model. */
+export async function runReal(project: Project, options: RealOptions): Promise<RealRun> {
+  if (!CLAUDE) throw new Error('the Claude Code client is not installed (npm ci installs the pinned @anthropic-ai/claude-code)');
+  const server = await startModelServer(parseModelScript(options.script), { keepRequests: true });
+  const started = Date.now();
+  try {
+    const mode = options.mode ?? 'acceptEdits';
+    const args = ['--permission-mode', mode, ...(options.allowedTools ? ['--allowedTools', options.allowedTools] : []), ...(options.extraArgs ?? [])];
+    const client = await runClient({
+      binary: CLAUDE,
+      cwd: project.dir,
+      home: project.home,
+      baseUrl: server.url,
+      prompt: options.prompt,
+      args,
+      env: { PATH: project.path, ...(mode === 'bypassPermissions' ? { IS_SANDBOX: '1' } : {}) },
+      timeoutMs: options.timeoutMs ?? 150_000,
+    });
+    const log = [...server.model.log];
+    const firsts = new Map<string, ModelLogEntry & { attempts: number }>();
+    for (const entry of log) {
+      if (entry.thread !== 'subagent' || !entry.agentId) continue;
+      const first = firsts.get(entry.agentId);
+      if (first) first.attempts = Math.max(first.attempts, entry.attempt);
+      else firsts.set(entry.agentId, { ...entry, attempts: entry.attempt });
+    }
+    return {
+      client,
+      log,
+      results: [...server.model.workflowResults],
+      agents: [...firsts.values()].map((entry) => ({ key: entry.key, schema: entry.schema, attempts: entry.attempts })),
+      mainTexts: server.requests.filter((r) => r.agentId === null).map((r) => JSON.stringify(r.body.messages)),
+      wallMs: Date.now() - started,
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+/** The same compiled script run in the stand-in host with the same agents' answers. */
+export async function runStandIn(project: Project, script: unknown): Promise<{ run: HostRun; agents: AgentSeen[] }> {
+  const source = project.read(SCRIPT_PATH);
+  const args = JSON.parse(project.read('.leopold/workflow-args.json')) as unknown;
+  const run = await runWorkflowScript(source, { file: SCRIPT_PATH, staticCheck: checkWorkflowScript, answers: parseModelScript(script).agents, args });
+  return {
+    run,
+    agents: run.journal.map((call) => ({
+      key: call.label ?? call.prompt.split('\n', 1)[0]!,
+      schema: (call.options.schema as Record<string, unknown> | undefined) ?? null,
+      // A death or skip is one attempt in the real client whatever it retries underneath.
+      attempts: call.attempts,
+    })),
+  };
+}
+
+/**
+ * Plays the stand-in run's scribe for real: runs every command its scribe prompts listed,
+ * in order, in `project` (the stand-in only answers the ack; this writes what a scribe
+ * would). Stops at the first failing command, as the scribe prompt says.
+ */
+export function replayScribe(project: Project, run: HostRun): void {
+  for (const call of run.journal) {
+    if (call.label !== 'scribe' || call.status !== 'answered') continue;
+    for (const command of scribeCommandsIn(call.prompt)) {
+      const out = spawnSync('sh', ['-c', command], { cwd: project.dir, encoding: 'utf8', env: { ...process.env, PATH: project.path } });
+      if (out.status !== 0) return;
+    }
+  }
+}
+
+/** Leopold's files in a project with clocks removed: PLAN.md, DECISIONS.md, events.jsonl. */
+export function leopoldFiles(project: Project): Record<string, string> {
+  const read = (file: string) => (existsSync(join(project.dir, file)) ? project.read(file) : '(absent)');
+  return {
+    plan: read('.leopold/PLAN.md'),
+    decisions: read('.leopold/DECISIONS.md').replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<ts>'),
+    events: read('.leopold/events.jsonl')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => {
+        const { ts: _ts, ...rest } = JSON.parse(line) as Record<string, unknown>;
+        void _ts;
+        return JSON.stringify(rest);
+      })
+      .join('\n'),
+  };
+}
+
+/** Every git object, ref and remote ref of a repository, and the hash of each named file: what an effect would change. */
+export function gitEffects(dir: string, files: readonly string[] = []): Record<string, string> {
+  const objects = spawnSync('git', ['cat-file', '--batch-all-objects', '--batch-check'], { cwd: dir, encoding: 'utf8' }).stdout;
+  const refs = spawnSync('git', ['for-each-ref', '--format=%(refname) %(objectname)'], { cwd: dir, encoding: 'utf8' }).stdout;
+  const head = spawnSync('git', ['symbolic-ref', '-q', 'HEAD'], { cwd: dir, encoding: 'utf8' }).stdout;
+  const out: Record<string, string> = { objects, refs, head };
+  for (const file of files) out[file] = existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8') : '(absent)';
+  return out;
+}
+
+/** The final `result` events of a client run (one per main-thread turn that ended). */
+export function resultTexts(run: RealRun): string[] {
+  return run.client.events.filter((event) => event.type === 'result').map((event) => String(event.result ?? ''));
+}
+
+/** The text of every tool_result the main thread got, in order (what the scripted user saw). */
+export function mainToolOutputs(run: RealRun): string[] {
+  const out: string[] = [];
+  for (const event of run.client.events) {
+    if (event.type !== 'user') continue;
+    const content = (event.message as { content?: unknown } | undefined)?.content;
+    if (!Array.isArray(content)) continue;
+    for (const block of content as { type?: string; content?: unknown }[]) {
+      if (block.type === 'tool_result') out.push(typeof block.content === 'string' ? block.content : JSON.stringify(block.content));
+    }
+  }
+  return out;
+}
