@@ -109,4 +109,68 @@ describe.skipIf(!CLAUDE)('the compiled workflow in the real client', () => {
     expect(run.agents.find((agent) => agent.key === 'i1:implement')?.attempts).toBe(5);
     expect(project.read('.leopold/events.jsonl')).toMatch(/"event":"failure","item":1,"kind":"implementer"/);
   });
+
+  it('names the real cause when the scribe cannot run its command (the client refused it)', async () => {
+    // Only Workflow is allowed: the scribe's `leopold record` needs approval nobody can give in -p.
+    // The first batch carries a decision (the @human node's), so the ack schema wants one number on success.
+    const plan = '# Plan\n\n- [ ] @human Choose the licence for the greeting package\n- [ ] Write the greeting module\n';
+    const project = compiledProject({ plan });
+    const run = await runReal(project, { prompt: 'Run the Leopold workflow.', script: launch(BY_SCRIPT_PATH), allowedTools: 'Workflow' });
+    const result = run.results[0] as { stop: string; detail: string };
+    expect(result.stop).toBe('scribe_failed');
+    expect(result.detail).toMatch(/the scribe reported a failure: leopold record .*requires approval/i);
+    // The scribe's failure answer was accepted at once (it used to break the ack schema five times).
+    expect(run.agents.find((agent) => agent.key === 'scribe')?.attempts).toBe(1);
+    expect(project.read('.leopold/PLAN.md')).toBe(plan);
+  });
+
+  it('has a persona decide a @human node and records the decision through the scribe', async () => {
+    const plan = '# Plan\n\n- [ ] Write the greeting module\n- [ ] (after: 1) @human Choose the licence for the greeting package\n';
+    const { result, project } = await scenario({ plan }, [
+      { label: 'i2:persona:human', answers: [{ value: { name: 'Mara Voss', role: 'Open Source Licensing Counsel', expertise: ['software licences'], optimizesFor: ['permissive reuse'], rationale: 'A licence choice needs a licensing specialist.' } }] },
+      { label: 'i2:human', answers: [{ value: { title: 'License the package MIT', class: 'reversible', charter: 'silent', decision: 'Use the MIT licence', why: 'pragmatism: the ecosystem default', reversal: 'Replace LICENSE and the licence field before publishing', summary: 'Added LICENSE (MIT)' } }] },
+    ]);
+    expect(result.stop).toBe('plan_complete');
+    const decisions = project.read('.leopold/DECISIONS.md');
+    expect(decisions).toMatch(/License the package MIT/);
+    expect(decisions).toMatch(/Mara Voss/);
+    expect(decisions).toMatch(/Open Source Licensing Counsel/);
+    expect(decisions).toMatch(/Replace LICENSE and the licence field before publishing/);
+    expect((result.decisions as unknown[]).length).toBe(1);
+  });
+
+  it('runs as the slash command /leopold-workflow-run, whose text names the mission, not a comment', async () => {
+    const project = compiledProject({ plan: TWO_ITEMS });
+    expect(project.leopold(['run', 'start', '--engine', 'workflow']).code).toBe(0);
+    // The client expands the command into a turn that says how to invoke the saved workflow; the model does.
+    const script = { main: [{ tool: 'Workflow', input: { name: 'leopold-workflow-run' } }, { text: 'launched' }], afterWorkflow: launch(BY_SCRIPT_PATH).afterWorkflow };
+    const run = await runReal(project, { prompt: '/leopold-workflow-run', script, allowedTools: WORKFLOW_TOOLS });
+    expect(run.mainTexts[0]).toContain('Invoke: Workflow({ name: \\"leopold-workflow-run\\" })');
+    expect(run.mainTexts[0]).toContain('Mission: Describe the outcome you want here.');
+    expect(run.mainTexts[0]).not.toContain('What this run is for');
+    expect((run.results[0] as { stop: string }).stop).toBe('plan_complete');
+    expect(project.read('.leopold/PLAN.md')).toMatch(/- \[x\] \(after: 1\) Document the greeting/);
+    const notification = run.client.events.find((event) => event.subtype === 'task_notification');
+    expect(String(notification?.summary)).not.toMatch(/<!--/);
+  });
+
+  it('follows the /leopold-workflow skill as a user invokes it: start, compile, launch, finish', async () => {
+    const project = makeProject(dist, { plan: TWO_ITEMS });
+    projects.push(project);
+    const script = {
+      main: [
+        { tool: 'Bash', input: { command: 'leopold run start --engine workflow' } },
+        { tool: 'Bash', input: { command: 'leopold compile' } },
+        BY_SCRIPT_PATH,
+        { text: 'launched' },
+      ],
+      afterWorkflow: launch(BY_SCRIPT_PATH).afterWorkflow,
+    };
+    const run = await runReal(project, { prompt: '/leopold-workflow', script, allowedTools: WORKFLOW_TOOLS });
+    // The client expanded the installed skill into the first turn.
+    expect(run.mainTexts[0]).toContain('Conduct the plan in `.leopold/` with the workflow engine');
+    expect((run.results[0] as { stop: string }).stop).toBe('plan_complete');
+    expect(project.read('.leopold/PLAN.md')).toBe('# Plan\n\n- [x] Write the greeting module\n- [x] (after: 1) Document the greeting\n');
+    expect(mainToolOutputs(run).some((text) => text.includes('Leopold run ended: plan_complete'))).toBe(true);
+  });
 });
