@@ -1,6 +1,6 @@
 import { AnswerBook, type ScriptedAnswer, type ScriptedToolCall } from '../host/answers.js';
 import { DEFAULT_TEXT_ANSWER, defaultAnswerFor } from '../host/default-answer.js';
-import { agentKeyOf, computedTaskOf, mainTurnOf, textsOf, toolResultsOf, type MessagesRequest, type Trigger } from './request.js';
+import { agentKeyOf, computedTaskOf, mainTurnOf, textsOf, toolResultsOf, workingDirectoryOf, type MessagesRequest, type Trigger } from './request.js';
 import { scribeAck, scribeCommandsIn, type CommandOutcome } from './scribe.js';
 import type { MainStep, ModelScript } from './script.js';
 import { defaultSessionTurn } from './session.js';
@@ -137,12 +137,13 @@ export class ScriptedModel {
 
   private mainReply(request: MessagesRequest): Reply {
     const { trigger, done } = mainTurnOf(request.messages);
+    const cwd = workingDirectoryOf(request) ?? '.';
     const seen = request.messages.filter((m) => m.role === 'user' && textsOf(m).some((t) => t.includes('<task-notification>'))).length;
     if (trigger.kind === 'workflow' && seen > this.notifications) {
       this.notifications = seen;
       this.workflowResults.push(trigger.result);
     }
-    const steps = this.stepsFor(trigger);
+    const steps = this.stepsFor(trigger, cwd);
     const step = steps[done];
     const blocks: ReplyBlock[] =
       step === undefined
@@ -155,7 +156,7 @@ export class ScriptedModel {
     return reply;
   }
 
-  private stepsFor(trigger: Trigger): MainStep[] {
+  private stepsFor(trigger: Trigger, cwd: string): MainStep[] {
     switch (trigger.kind) {
       case 'start':
         return this.script.main;
@@ -164,7 +165,7 @@ export class ScriptedModel {
       case 'stop-hook': {
         if (trigger.item === null) return [];
         const rule = this.script.session.find((r) => r.item === trigger.item);
-        if (!rule) return defaultSessionTurn(trigger.reason, trigger.item);
+        if (!rule) return defaultSessionTurn(trigger.reason, trigger.item, cwd);
         return rule.turns[Math.min(trigger.handedOut, rule.turns.length - 1)] ?? [];
       }
     }

@@ -81,6 +81,12 @@ export type Trigger =
 const STOP_FEEDBACK = 'Stop hook feedback:';
 const ITEM_LINE = /Work on item (\d+) now/;
 
+/** The session's working directory as the client's environment section states it, or null. */
+export function workingDirectoryOf(request: MessagesRequest): string | null {
+  const text = JSON.stringify(request.messages) + JSON.stringify((request as { system?: unknown }).system ?? '');
+  return /Primary working directory: ([^\\"]+?)(?:\\n|")/.exec(text)?.[1] ?? null;
+}
+
 /** The main thread's current trigger and how many assistant turns already answered it. */
 export function mainTurnOf(messages: readonly Message[]): { trigger: Trigger; done: number } {
   let at = -1;

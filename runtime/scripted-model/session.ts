@@ -4,15 +4,17 @@ import type { MainStep } from './script.js';
  * The default session player: what a diligent agent does with a Stop-hook block that names
  * an item and no script rule covers it. It copies the exact commands the block reason
  * gives (so whatever CLI path the hook writes is the one used): at a @human node it
- * records the decision template with concrete values, then it ticks the item.
+ * writes the decision template with concrete values to the record file (an absolute path
+ * under `cwd`, as the Write tool wants) and pipes it into `leopold record`, then it ticks.
  */
-export function defaultSessionTurn(reason: string, item: number): MainStep[] {
+export function defaultSessionTurn(reason: string, item: number, cwd: string): MainStep[] {
   const steps: MainStep[] = [];
   const tick = new RegExp(`(\\S+ plan tick ${item})\\b`).exec(reason)?.[1];
-  const record = /Record the decision with its persona:\n(\S+ record <<'JSON'\n)(.*)\nJSON/.exec(reason);
+  const record = /Record the decision with its persona:\nWrite (\S+) with the Write tool, then run: (.+)\n(.*)/.exec(reason);
   if (record) {
-    const filled = (record[2] ?? '').replace(/<([^<>]*)>/g, (_all, hole: string) => PLACEHOLDER_VALUES[hole] ?? `scripted ${hole}`);
-    steps.push({ tool: 'Bash', input: { command: `${record[1]}${filled}\nJSON`, description: `Record the decision for item ${item}` } });
+    const filled = (record[3] ?? '').replace(/<([^<>]*)>/g, (_all, hole: string) => PLACEHOLDER_VALUES[hole] ?? `scripted ${hole}`);
+    steps.push({ tool: 'Write', input: { file_path: `${cwd}/${record[1]}`, content: `${filled}\n` } });
+    steps.push({ tool: 'Bash', input: { command: record[2], description: `Record the decision for item ${item}` } });
   }
   if (tick) steps.push({ tool: 'Bash', input: { command: tick, description: `Tick item ${item}` } });
   steps.push({ text: `Item ${item} is done.` });

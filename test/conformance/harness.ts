@@ -14,6 +14,7 @@ import {
   type ClientRun,
   type ModelLogEntry,
 } from '../../runtime/scripted-model/index.js';
+import { agentKeyOf, computedTaskOf, toolResultsOf, type MessagesRequest } from '../../runtime/scripted-model/request.js';
 import { buildDist, root } from '../support/built-dist.js';
 
 // The conformance suite's harness: scratch projects set up as a user would (git, leopold
@@ -110,6 +111,8 @@ export interface RealRun {
   agents: AgentSeen[];
   /** Each main-thread request's messages, as JSON text (what the model was shown). */
   mainTexts: string[];
+  /** The tool results each workflow subagent got, by its key (label). */
+  agentToolResults: Map<string, { text: string; isError: boolean }[]>;
   wallMs: number;
 }
 
@@ -124,6 +127,20 @@ export interface RealOptions {
 
 /** The permissions a user gives a workflow run (CLAUDE-CODE.md §5): launch it, and let the scribe run leopold. */
 export const WORKFLOW_TOOLS = 'Workflow,Bash(leopold *)';
+
+/** The tool results of each subagent's last request (which holds its whole conversation), by key. */
+function agentToolResults(requests: readonly { agentId: string | null; body: MessagesRequest }[]): Map<string, { text: string; isError: boolean }[]> {
+  const last = new Map<string, MessagesRequest>();
+  for (const request of requests) if (request.agentId !== null) last.set(request.agentId, request.body);
+  const out = new Map<string, { text: string; isError: boolean }[]>();
+  for (const body of last.values()) {
+    const prompt = computedTaskOf(body.messages);
+    if (prompt === null) continue;
+    const key = agentKeyOf(prompt);
+    out.set(key, [...(out.get(key) ?? []), ...toolResultsOf(body.messages).map(({ text, isError }) => ({ text, isError }))]);
+  }
+  return out;
+}
 
 /** Runs the real client in the project against the scripted model. */
 export async function runReal(project: Project, options: RealOptions): Promise<RealRun> {
@@ -157,6 +174,7 @@ export async function runReal(project: Project, options: RealOptions): Promise<R
       results: [...server.model.workflowResults],
       agents: [...firsts.values()].map((entry) => ({ key: entry.key, schema: entry.schema, attempts: entry.attempts })),
       mainTexts: server.requests.filter((r) => r.agentId === null).map((r) => JSON.stringify(r.body.messages)),
+      agentToolResults: agentToolResults(server.requests),
       wallMs: Date.now() - started,
     };
   } finally {

@@ -22,7 +22,15 @@ export interface ReasonInput {
 export const FAILURE_KINDS = ['implementer', 'blocked', 'partial', 'verification', 'review'] as const;
 
 const json = (value: unknown) => JSON.stringify(value);
-const record = (doc: unknown) => `leopold record <<'JSON'\n${json(doc)}\nJSON`;
+/** Where the session writes a record before piping it to `leopold record` (transient; .gitignored by init). */
+export const RECORD_FILE = '.leopold/record.json';
+/**
+ * How the session records: write the JSON to a file, then redirect it into `leopold record`.
+ * The real client refuses a Bash command that carries JSON inline ("Contains brace with
+ * quote character (expansion obfuscation)"), even under `Bash(leopold *)`, so a heredoc
+ * instruction could never be followed; a redirect from a file passes (measured on 2.1.332).
+ */
+const record = (doc: unknown) => `Write ${RECORD_FILE} with the Write tool, then run: leopold record < ${RECORD_FILE}\n${json(doc)}`;
 
 /** The placeholders a decision template carries; the session replaces every `<…>`. */
 export const DECISION_PLACEHOLDERS = {
