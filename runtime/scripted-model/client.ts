@@ -131,3 +131,37 @@ export function workflowResults(run: ClientRun): unknown[] {
   }
   return results;
 }
+
+/** One agent as the client's own workflow journal shows it (task_progress events). */
+export interface ClientAgent {
+  index: number;
+  label: string | null;
+  phase: string | null;
+  /** The client's state word: done, failed, running, … */
+  state: string;
+}
+
+/** The client's workflow journal: phase titles and agents in call order, from its task_progress events (the last report of each wins). */
+export function clientJournal(run: ClientRun): { phases: string[]; agents: ClientAgent[] } {
+  const phases = new Map<number, string>();
+  const agents = new Map<number, ClientAgent>();
+  for (const event of run.events) {
+    const progress = event.workflow_progress;
+    if (!Array.isArray(progress)) continue;
+    for (const entry of progress as Record<string, unknown>[]) {
+      const index = typeof entry.index === 'number' ? entry.index : null;
+      if (index === null) continue;
+      if (entry.type === 'workflow_phase' && typeof entry.title === 'string') phases.set(index, entry.title);
+      if (entry.type === 'workflow_agent') {
+        agents.set(index, {
+          index,
+          label: typeof entry.label === 'string' ? entry.label : null,
+          phase: typeof entry.phaseTitle === 'string' ? entry.phaseTitle : null,
+          state: typeof entry.state === 'string' ? entry.state : 'unknown',
+        });
+      }
+    }
+  }
+  const byIndex = <T>(map: Map<number, T>) => [...map.entries()].sort((a, b) => a[0] - b[0]).map(([, value]) => value);
+  return { phases: byIndex(phases), agents: byIndex(agents) };
+}

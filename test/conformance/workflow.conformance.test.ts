@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientJournal } from '../../runtime/scripted-model/index.js';
 import { CLAUDE, WORKFLOW_TOOLS, leopoldFiles, makeProject, mainToolOutputs, privateDist, replayScribe, runReal, runStandIn, type Project, type ProjectBrief } from './harness.js';
 
 // The workflow engine in the real Claude Code client on the scripted model, each scenario
@@ -55,6 +56,10 @@ async function both(brief: ProjectBrief, script: Record<string, unknown>, prompt
   expect(run.agents.map((a) => a.key)).toEqual(stand.agents.map((a) => a.key));
   expect(run.agents.map((a) => a.schema)).toEqual(stand.agents.map((a) => a.schema));
   expect(run.agents.map((a) => `${a.key}×${a.attempts}`)).toEqual(stand.agents.map((a) => `${a.key}×${a.attempts}`));
+  // The client's own journal (labels and phases, in call order) is the stand-in's journal.
+  const journal = clientJournal(run.client);
+  expect(journal.agents.map((a) => `${a.label}@${a.phase}`)).toEqual(stand.run.journal.map((call) => `${call.label}@${call.phase}`));
+  expect(journal.phases).toEqual([...new Set(stand.run.phases)]);
   expect(run.results[0]).toEqual(stand.run.result);
   expect(leopoldFiles(real)).toEqual(leopoldFiles(twin));
   return { run, project: real, result: run.results[0] as Record<string, unknown> };
@@ -104,10 +109,14 @@ describe.skipIf(!CLAUDE)('the compiled workflow in the real client', () => {
 
   it('gives an agent 5 structured answers in all, then agent() throws and the attempt counts as failed', async () => {
     const invalid = Array.from({ length: 5 }, () => ({ invalid: { status: 'finished' } }));
-    const { run, result, project } = await scenario({ plan: TWO_ITEMS }, [{ label: 'i1:implement', once: true, answers: invalid }]);
+    const { run, result } = await scenario({ plan: TWO_ITEMS }, [{ label: 'i1:implement', once: true, answers: invalid }]);
     expect(result.stop).toBe('plan_complete');
     expect(run.agents.find((agent) => agent.key === 'i1:implement')?.attempts).toBe(5);
-    expect(project.read('.leopold/events.jsonl')).toMatch(/"event":"failure","item":1,"kind":"implementer"/);
+    // The client marks that agent failed; the loop asks the implementer once more (its first fix round).
+    const journal = clientJournal(run.client).agents;
+    expect(journal[0]).toMatchObject({ label: 'i1:implement' });
+    expect(journal[0]?.state).not.toBe('done');
+    expect(journal[1]).toMatchObject({ label: 'i1:fix:1' });
   });
 
   it('names the real cause when the scribe cannot run its command (the client refused it)', async () => {
