@@ -1,10 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
+// Two projects: the unit/end-to-end suite, and the conformance suite that drives the real
+// Claude Code client (test/conformance, `*.conformance.test.ts`; `npm run test:conformance`
+// runs it alone). Both run in `npm test`.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/conformance/**'] } },
+      {
+        extends: true,
+        test: {
+          name: 'conformance',
+          include: ['test/conformance/**/*.conformance.test.ts'],
+          testTimeout: 240_000,
+          globalSetup: ['test/conformance/wall-time.ts'],
+        },
+      },
+    ],
   },
 });

@@ -7,7 +7,9 @@ import { renderDiagnostics } from '../../diagnostics/render.js';
 import { checkWorkflowScript } from '../../emit/check/index.js';
 import { SCRIPT_PATH } from '../../emit/index.js';
 import { compile } from '../../index.js';
-import { parseAnswerScript, runWorkflowScript, type AnswerScript, type HostRun } from '../../../runtime/host/index.js';
+import { runWorkflowScript, type HostRun } from '../../../runtime/host/index.js';
+import { agentAnswers, parseModelScript, type ModelScript } from '../../../runtime/scripted-model/index.js';
+import { rehearseInClaudeCode } from './simulate-claude-code.js';
 import type { WorkflowResult } from '../../../runtime/workflow/index.js';
 import { planLayout, readCompileOptions } from '../compile-inputs.js';
 import { endQuietlyOnBrokenPipe } from '../io.js';
@@ -20,6 +22,9 @@ export const SimulateOptionsSchema = z.object({
   autonomy: z.enum(['full', 'ask']).optional(),
   budget: z.coerce.number().int().min(1, 'expected a whole number of tokens ≥ 1').optional(),
   maxIterations: z.coerce.number().int().min(1, 'expected a whole number ≥ 1').optional(),
+  host: z.enum(['stand-in', 'claude-code'], { message: 'expected stand-in or claude-code' }).default('stand-in'),
+  claude: z.string().min(1, 'expected a path to the claude binary').optional(),
+  timeout: z.coerce.number().int().min(1, 'expected a whole number of seconds ≥ 1').default(600),
 });
 export type SimulateOptions = z.infer<typeof SimulateOptionsSchema>;
 
@@ -27,6 +32,12 @@ const EXIT_HELP = `
 Compiles the plan in memory (nothing is written) and runs the script in the stand-in host
 (runtime/host) with scripted agent answers (--answers, see docs/host.md) or schema-shaped
 defaults. The scribe's CLI calls are simulated too: nothing touches .leopold/.
+
+With --host claude-code the same rehearsal runs in your installed Claude Code client (the
+project's @anthropic-ai/claude-code, else \`claude\` on PATH, or --claude PATH) against a
+built-in scripted model on 127.0.0.1: the real workflow loader and runtime, no account,
+no network, no tokens. It works in a scratch copy of the brief, which it removes; the
+scribe there really runs its leopold commands. --answers takes the same file.
 
 Exit codes:
   0  the run ended (whatever its stop condition)
@@ -45,6 +56,9 @@ export function registerSimulate(program: Command): void {
     .option('--autonomy <posture>', 'full or ask (beats LEOPOLD_AUTONOMY and GUARDRAILS.md)')
     .option('--budget <tokens>', 'the host token budget (default: unlimited)')
     .option('--max-iterations <n>', 'args.maxIterations (can only lower GUARDRAILS max_iterations)')
+    .option('--host <host>', 'stand-in (default) or claude-code: the real client on a scripted model')
+    .option('--claude <path>', 'with --host claude-code: the claude binary to run')
+    .option('--timeout <seconds>', 'with --host claude-code: how long the rehearsal may take (default 600)')
     .addHelpText('after', EXIT_HELP)
     .action(async (plan: string | undefined, raw: unknown) => {
       endQuietlyOnBrokenPipe();
@@ -57,7 +71,7 @@ async function runSimulate(planArg: string | undefined, opts: SimulateOptions): 
   const layout = planLayout(planArg, cwd);
   const planShown = layout.planShown;
   const text = readTextFile(planShown, 'plan file');
-  const answers = opts.answers === undefined ? [] : readAnswers(opts.answers);
+  const model = opts.answers === undefined ? parseModelScript([]) : readAnswers(opts.answers);
   const result = compile(text, readCompileOptions(layout, cwd, opts.autonomy));
   if (!result.ok) {
     process.stderr.write(renderDiagnostics(result.diagnostics, 'text', new Map([[planShown, text]])));
@@ -66,14 +80,25 @@ async function runSimulate(planArg: string | undefined, opts: SimulateOptions): 
   }
   const args: Record<string, unknown> = {};
   if (opts.maxIterations !== undefined) args.maxIterations = opts.maxIterations;
-  const run = await runWorkflowScript(result.script, {
-    file: SCRIPT_PATH,
-    staticCheck: checkWorkflowScript,
-    answers,
-    budgetTotal: opts.budget ?? null,
-    ...(Object.keys(args).length > 0 ? { args } : {}),
-  });
+  const hasArgs = Object.keys(args).length > 0;
+  let run: HostRun;
+  let host = 'the stand-in host';
+  if (opts.host === 'claude-code') {
+    if (opts.budget !== undefined) throw new LeopoldError('--budget applies to the stand-in host only: the scripted model spends no tokens');
+    const rehearsal = await rehearseInClaudeCode({ layout, script: result.script, model, args: hasArgs ? args : null, claude: opts.claude, timeoutMs: opts.timeout * 1000 });
+    run = rehearsal.run;
+    host = `Claude Code ${rehearsal.client.split(' ')[0]} (scripted model)`;
+  } else {
+    run = await runWorkflowScript(result.script, {
+      file: SCRIPT_PATH,
+      staticCheck: checkWorkflowScript,
+      answers: agentAnswers(model),
+      budgetTotal: opts.budget ?? null,
+      ...(hasArgs ? { args } : {}),
+    });
+  }
   const header = {
+    host,
     plan: planShown,
     loop: result.compiled.graph ? ('routed' as const) : ('waves' as const),
     autonomy: result.compiled.autonomy,
@@ -83,16 +108,18 @@ async function runSimulate(planArg: string | undefined, opts: SimulateOptions): 
   return run.ok ? EXIT.ok : EXIT.planErrors;
 }
 
-function readAnswers(path: string): AnswerScript {
+function readAnswers(path: string): ModelScript {
   const text = readTextFile(path, 'answers file');
   try {
-    return parseAnswerScript(JSON.parse(text) as unknown);
+    return parseModelScript(JSON.parse(text) as unknown);
   } catch (error) {
     throw new LeopoldError(`${path}: ${(error as Error).message}`);
   }
 }
 
 interface Header {
+  /** Which host ran the script, as the report names it. */
+  host: string;
   plan: string;
   loop: 'routed' | 'waves';
   autonomy: 'full' | 'ask';
@@ -118,7 +145,7 @@ export function simulationJson(header: Header, run: HostRun): Record<string, unk
 export function renderSimulation(header: Header, run: HostRun): string {
   const out: string[] = [];
   const open = header.waves.reduce((n, wave) => n + wave.length, 0);
-  out.push(`Simulated ${header.plan}: ${open} open item${open === 1 ? '' : 's'}, ${header.loop === 'routed' ? 'routed loop' : 'wave loop'}, autonomy ${header.autonomy}`);
+  out.push(`Simulated ${header.plan} in ${header.host}: ${open} open item${open === 1 ? '' : 's'}, ${header.loop === 'routed' ? 'routed loop' : 'wave loop'}, autonomy ${header.autonomy}`);
   out.push('', `Phases: ${run.phases.join(' → ') || '(none)'}`);
   out.push('', `Agents (${run.journal.length}):`);
   const width = Math.max(5, ...run.journal.map((call) => (call.label ?? '').length));
