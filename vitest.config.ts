@@ -16,6 +16,8 @@ export default defineConfig({
           name: 'conformance',
           include: ['test/conformance/**/*.conformance.test.ts'],
           testTimeout: 240_000,
+          // Its files mostly wait on client processes: run three side by side even on 2 cores.
+          maxWorkers: 3,
           globalSetup: ['test/conformance/wall-time.ts'],
         },
       },

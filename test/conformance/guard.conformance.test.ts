@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLAUDE, WORKFLOW_TOOLS, gitEffects, mainToolOutputs, makeProject, privateDist, runReal, type Project } from './harness.js';
+import { WORKFLOW_TOOLS, gitEffects, mainToolOutputs, makeProject, privateDist, runReal, type Project } from './harness.js';
 
 // The git guard in the real client, judged by effects: no new git object, no moved ref.
 
@@ -24,7 +24,7 @@ function project(): Project {
   return made;
 }
 
-describe.skipIf(!CLAUDE)('the git guard in the real client', () => {
+describe('the git guard in the real client', () => {
   it.each(MODES)('denies a commit from the session during a run (%s): no object or ref changes', async (mode) => {
     const p = project();
     expect(p.leopold(['run', 'start']).code).toBe(0);

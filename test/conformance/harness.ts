@@ -21,7 +21,10 @@ import { buildDist, root } from '../support/built-dist.js';
 // init, a brief), the real Claude Code client run headless against the scripted model, the
 // same plan and answers run through the stand-in host, and what both leave behind.
 
-/** The real client's native binary (the exact-pinned devDependency). */
+/**
+ * The real client's native binary (the exact-pinned devDependency `npm ci` installs). The
+ * suite never skips without it: every scenario fails, saying so, rather than pass hollow.
+ */
 export const CLAUDE = findClaudeBinary(root);
 
 /** A private copy of dist/ taken under the build lock, so a concurrent rebuild never tears it. */

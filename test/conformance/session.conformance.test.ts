@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLAUDE, mainToolOutputs, makeProject, privateDist, resultTexts, runReal, type Project } from './harness.js';
+import { mainToolOutputs, makeProject, privateDist, resultTexts, runReal, type Project } from './harness.js';
 
 // The session engine in the real client: the Stop hook `leopold init` registered hands the
 // scripted main thread one item per turn until the run stops.
@@ -23,7 +23,7 @@ function project(plan: string): Project {
 const SESSION_TOOLS = 'Bash(leopold *)';
 const events = (p: Project) => p.read('.leopold/events.jsonl').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 
-describe.skipIf(!CLAUDE)('the Stop-hook engine in the real client', () => {
+describe('the Stop-hook engine in the real client', () => {
   it('conducts a run to plan_complete: one item per turn, each ticked by the session', async () => {
     const p = project('# Plan\n\n- [ ] Write the greeting module\n- [ ] (after: 1) Document the greeting\n- [ ] (after: 2) Add a changelog entry\n');
     const run = await runReal(p, { prompt: 'Start the Leopold run.', script: { main: [{ tool: 'Bash', input: { command: 'leopold run start' } }, { text: 'started' }] }, allowedTools: SESSION_TOOLS });

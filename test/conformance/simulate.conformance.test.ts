@@ -31,7 +31,9 @@ const comparable = (report: string) =>
     .join('\n')
     .replace(/\n{3,}/g, '\n\n');
 
-describe.skipIf(!CLAUDE)('leopold simulate --host claude-code', () => {
+describe('leopold simulate --host claude-code', () => {
+  it('has the pinned client installed', () => expect(CLAUDE, 'npm ci installs @anthropic-ai/claude-code').not.toBeNull());
+
   it('rehearses the example plan in the real client with the same agents, decisions and stop as the stand-in', () => {
     const stand = simulate([EXAMPLE, '--answers', ANSWERS]);
     const real = simulate([EXAMPLE, '--answers', ANSWERS, '--host', 'claude-code', '--claude', CLAUDE!]);
@@ -43,13 +45,21 @@ describe.skipIf(!CLAUDE)('leopold simulate --host claude-code', () => {
     expect(spawnSync('git', ['status', '--porcelain', 'fixtures'], { cwd: root, encoding: 'utf8' }).stdout).toBe('');
   });
 
-  it('--json gives the same document shape, with the real result', () => {
-    const real = simulate([EXAMPLE, '--answers', ANSWERS, '--host', 'claude-code', '--claude', CLAUDE!, '--json']);
+  it('--json gives the same document as the stand-in, but for the host and the tokens', () => {
+    const plan = join(root, 'fixtures/plans/basic-checklist/input.md');
+    const parse = (stdout: string) => {
+      const { host, stats, logs, ...rest } = JSON.parse(stdout) as Record<string, unknown>;
+      void stats;
+      void logs;
+      const agents = (rest.agents as Record<string, unknown>[]).map(({ label, phase, status }) => ({ label, phase, status }));
+      return { host, rest: { ...rest, agents } as Record<string, unknown> };
+    };
+    const stand = parse(simulate([plan, '--json']).stdout);
+    const real = simulate([plan, '--host', 'claude-code', '--claude', CLAUDE!, '--json']);
     expect(real.code, real.stderr).toBe(0);
-    const doc = JSON.parse(real.stdout) as { ok: boolean; result: { stop: string; done: number }; agents: unknown[] };
-    expect(doc.ok).toBe(true);
-    expect(doc.result).toMatchObject({ stop: 'routed_complete', done: 5 });
-    expect(doc.agents).toHaveLength(23);
+    const doc = parse(real.stdout);
+    expect(doc.host).toMatch(/^Claude Code \d+\.\d+\.\d+ \(scripted model\)$/);
+    expect(doc.rest).toEqual({ ...stand.rest, phases: [...new Set(stand.rest.phases as string[])] });
   });
 });
 

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BRIEF_FILES } from '../../brief/load.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
@@ -34,8 +34,8 @@ export interface Rehearsal {
   client: string;
 }
 
-/** The files of the brief a rehearsal copies (the run's own files are never copied, so it starts clean). */
-const COPIED = [BRIEF_FILES.mission, BRIEF_FILES.charter, BRIEF_FILES.guardrails, BRIEF_FILES.plan, 'DECISIONS.md'];
+/** The brief files beside the plan a rehearsal copies (the run's own files never are, so it starts clean). */
+const COPIED = [BRIEF_FILES.mission, BRIEF_FILES.charter, BRIEF_FILES.guardrails, 'DECISIONS.md'];
 
 export async function rehearseInClaudeCode(input: RehearsalInput): Promise<Rehearsal> {
   const binary = findClaudeBinary(input.layout.root, input.claude);
@@ -75,9 +75,11 @@ export async function rehearseInClaudeCode(input: RehearsalInput): Promise<Rehea
 /** The scratch project: the brief, the compiled script, and a `leopold` the scribe can run (on PATH and in node_modules/.bin). */
 function setUpScratch(scratch: string, input: RehearsalInput): string {
   const repo = join(scratch, 'repo');
-  const brief = join(repo, relative(input.layout.root, input.layout.briefDir));
+  // Always .leopold/PLAN.md, whatever the plan is called: that is where the scribe's `leopold plan tick` looks.
+  const brief = join(repo, '.leopold');
   mkdirSync(brief, { recursive: true });
   mkdirSync(join(scratch, 'home'));
+  copyFileSync(input.layout.planAbs, join(brief, BRIEF_FILES.plan));
   for (const file of COPIED) {
     const from = join(input.layout.briefDir, file);
     if (existsSync(from)) copyFileSync(from, join(brief, file));
