@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { LeopoldError } from '../diagnostics/diagnostic.js';
 import { EXIT } from './exit.js';
+import { registerCi } from './commands/ci.js';
 import { registerCompile } from './commands/compile.js';
 import { registerGraph } from './commands/graph.js';
 import { registerHook } from './commands/hook.js';
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerHook(program);
   registerInit(program);
   registerSimulate(program);
+  registerCi(program);
   return program;
 }
 

@@ -211,17 +211,41 @@ export function initProject(root: string, install: LeopoldInstall, report: (step
   return steps;
 }
 
+/** Where `init --ci` writes the GitHub Actions workflow. */
+export const CI_WORKFLOW_PATH = '.github/workflows/leopold.yml';
+
+/**
+ * `init --ci`: the GitHub Actions workflow (templates/ci/leopold.yml) with the Claude Code
+ * client version Leopold was tested with (its pinned devDependency) filled in. Never
+ * overwrites: an existing file is the user's.
+ */
+export function initCiWorkflow(root: string, install: LeopoldInstall): InitStep {
+  const pkg = JSON.parse(readTemplate(install, '../package.json')) as { devDependencies?: Record<string, string> };
+  const version = pkg.devDependencies?.['@anthropic-ai/claude-code'] ?? 'latest';
+  const path = join(root, CI_WORKFLOW_PATH);
+  const text = fill(readTemplate(install, 'ci/leopold.yml'), { CLAUDE_CODE_VERSION: version });
+  let action: 'created' | 'kept';
+  try {
+    action = createOnly(path, text);
+  } catch (error) {
+    throw new LeopoldError(`cannot write ${path}: ${(error as Error).message}`);
+  }
+  return { path: CI_WORKFLOW_PATH, action, note: action === 'kept' ? 'exists; not overwritten' : 'graph --strict, compile --check and the rehearsal on every push' };
+}
+
 /** `leopold init`: set up the current project for Leopold; one line per file. */
 export function registerInit(program: Command): void {
   program
     .command('init')
     .description('Write the .leopold/ starter brief (never overwriting), merge the hooks into .claude/settings.json, install the /leopold-workflow skill')
-    .action(() => {
+    .option('--ci', `also write the GitHub Actions workflow ${CI_WORKFLOW_PATH} (plan checks and a rehearsal on every push)`)
+    .action((options: { ci?: boolean }) => {
       const root = projectRoot(process.cwd());
+      const install = leopoldInstall();
+      const print = (step: InitStep) => process.stdout.write(`${step.action.padEnd(9)} ${step.path}${step.note ? `  (${step.note})` : ''}\n`);
       process.stdout.write(`Leopold init in ${root}\n`);
-      initProject(root, leopoldInstall(), (step) => {
-        process.stdout.write(`${step.action.padEnd(9)} ${step.path}${step.note ? `  (${step.note})` : ''}\n`);
-      });
+      initProject(root, install, print);
+      if (options.ci) print(initCiWorkflow(root, install));
       process.stdout.write('Next: describe the work in .leopold/MISSION.md and .leopold/PLAN.md, then run /leopold-workflow (or /leopold-run) in Claude Code.\n');
     });
 }

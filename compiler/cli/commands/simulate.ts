@@ -67,6 +67,15 @@ export function registerSimulate(program: Command): void {
 }
 
 async function runSimulate(planArg: string | undefined, opts: SimulateOptions): Promise<number> {
+  const simulated = await simulatePlan(planArg, opts);
+  if (typeof simulated === 'number') return simulated;
+  const { header, run } = simulated;
+  process.stdout.write(opts.json ? `${JSON.stringify(simulationJson(header, run), null, 2)}\n` : renderSimulation(header, run));
+  return run.ok ? EXIT.ok : EXIT.planErrors;
+}
+
+/** One simulated run and its report header, or the exit code when the plan has errors (already reported on stderr). */
+export async function simulatePlan(planArg: string | undefined, opts: SimulateOptions): Promise<{ header: Header; run: HostRun } | number> {
   const cwd = process.cwd();
   const layout = planLayout(planArg, cwd);
   const planShown = layout.planShown;
@@ -104,8 +113,7 @@ async function runSimulate(planArg: string | undefined, opts: SimulateOptions): 
     autonomy: result.compiled.autonomy,
     waves: result.compiled.waves.map((wave) => wave.map((item) => item.index)),
   };
-  process.stdout.write(opts.json ? `${JSON.stringify(simulationJson(header, run), null, 2)}\n` : renderSimulation(header, run));
-  return run.ok ? EXIT.ok : EXIT.planErrors;
+  return { header, run };
 }
 
 function readAnswers(path: string): ModelScript {
@@ -117,7 +125,7 @@ function readAnswers(path: string): ModelScript {
   }
 }
 
-interface Header {
+export interface Header {
   /** Which host ran the script, as the report names it. */
   host: string;
   plan: string;

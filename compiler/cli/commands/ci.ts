@@ -1,0 +1,168 @@
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { parseOptions } from '../../brief/options.js';
+import { LeopoldError } from '../../diagnostics/diagnostic.js';
+import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
+import type { WorkflowResult } from '../../../runtime/workflow/index.js';
+import { EXIT } from '../exit.js';
+import { endQuietlyOnBrokenPipe } from '../io.js';
+import { renderSimulation, simulatePlan, simulationJson } from './simulate.js';
+
+/**
+ * The stops a rehearsal on default answers may end at and still pass CI: the plan ran to
+ * its end, or to a designed stop for a person. Anything else (scribe_failed, a budget, no
+ * progress, a failing script, no result) fails the job.
+ */
+export const CLEAN_STOPS = ['plan_complete', 'routed_complete', 'awaiting_human', 'escalation'] as const;
+
+/** `leopold ci` options as commander hands them over; validated once here. */
+export const CiOptionsSchema = z.object({
+  out: z.string().min(1, 'expected a directory for the report files').default('leopold-ci'),
+  json: z.boolean().default(false),
+  checks: z.boolean().default(true),
+  claude: z.string().min(1, 'expected a path to the claude binary').optional(),
+  timeout: z.coerce.number().int().min(1, 'expected a whole number of seconds ≥ 1').default(600),
+});
+export type CiOptions = z.infer<typeof CiOptionsSchema>;
+
+const HELP = `
+The plan checks a CI job runs, as one command with exit codes a pipeline can trust:
+
+  1. leopold graph --strict --format github    plan errors and warnings as annotations
+  2. leopold compile --check --format github   .claude/workflows/leopold-run.js is up to date
+  3. leopold simulate --host claude-code       the compiled workflow rehearsed in the real
+                                               client on the scripted model (no API key, no
+                                               tokens); it must end at a clean stop:
+                                               ${CLEAN_STOPS.join(', ')}
+
+Writes into --out (default leopold-ci/): rehearsal.txt, rehearsal.json, summary.md and
+ci.json (the machine-readable outcome), and appends summary.md to $GITHUB_STEP_SUMMARY
+when it is set. --no-checks runs only step 3 (for a workflow that runs 1 and 2 as steps of
+their own).
+
+Exit codes:
+  0  every step passed
+  1  a step failed (plan errors or warnings, drift, an unclean or failed rehearsal)
+  2  usage or I/O problem (no Claude Code client, an unwritable --out)
+`;
+
+/** One step's outcome. */
+interface StepOutcome {
+  name: string;
+  ok: boolean;
+  exit: number;
+}
+
+/** `leopold ci [PLAN]`: graph, compile --check and the rehearsal; the report files and job summary. */
+export function registerCi(program: Command): void {
+  program
+    .command('ci')
+    .description('the CI dry run: graph --strict, compile --check, a rehearsal in the real client; a report and job summary')
+    .argument('[plan]', 'path to PLAN.md (default: the nearest .leopold/PLAN.md, walking up)')
+    .option('--out <dir>', 'where the report files go (default: leopold-ci)')
+    .option('--json', 'print the outcome as one JSON document (step output goes to stderr)')
+    .option('--no-checks', 'skip graph --strict and compile --check; run only the rehearsal')
+    .option('--claude <path>', 'the claude binary for the rehearsal')
+    .option('--timeout <seconds>', 'how long the rehearsal may take (default 600)')
+    .addHelpText('after', HELP)
+    .action(async (plan: string | undefined, raw: unknown) => {
+      endQuietlyOnBrokenPipe();
+      process.exitCode = await runCi(plan, parseOptions(CiOptionsSchema, raw));
+    });
+}
+
+async function runCi(planArg: string | undefined, opts: CiOptions): Promise<number> {
+  const steps: StepOutcome[] = [];
+  const planArgs = planArg === undefined ? [] : [planArg];
+  // Steps 1 and 2 are this very CLI, so their output is exactly what the commands print.
+  const self = (args: string[], capture: boolean) =>
+    spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], {
+      encoding: 'utf8',
+      stdio: capture ? ['ignore', 'pipe', 'pipe'] : ['ignore', opts.json ? process.stderr : 'inherit', 'inherit'],
+    });
+  if (opts.checks) {
+    for (const [name, args] of [
+      ['graph --strict', ['graph', ...planArgs, '--strict', '--format', 'github']],
+      ['compile --check', ['compile', ...planArgs, '--check', '--format', 'github']],
+    ] as const) {
+      const out = self([...args], false);
+      const exit = out.status ?? EXIT.internal;
+      if (exit === EXIT.usage) throw new LeopoldError(`${name} could not run (exit 2); see its message above`);
+      steps.push({ name, ok: exit === EXIT.ok, exit });
+    }
+  }
+
+  const simulated = await simulatePlan(planArg, { host: 'claude-code', json: false, claude: opts.claude, timeout: opts.timeout });
+  const outDir = resolve(opts.out);
+  const files: Record<string, string> = {};
+  let result: WorkflowResult | null = null;
+  let host = 'Claude Code';
+  if (typeof simulated === 'number') {
+    steps.push({ name: 'rehearsal', ok: false, exit: simulated });
+  } else {
+    host = simulated.header.host;
+    result = simulated.run.ok ? (simulated.run.result as WorkflowResult) : null;
+    const clean = result !== null && (CLEAN_STOPS as readonly string[]).includes(result.stop);
+    steps.push({ name: 'rehearsal', ok: clean, exit: clean ? EXIT.ok : EXIT.planErrors });
+    files['rehearsal.txt'] = renderSimulation(simulated.header, simulated.run);
+    files['rehearsal.json'] = `${JSON.stringify(simulationJson(simulated.header, simulated.run), null, 2)}\n`;
+  }
+  const ok = steps.every((step) => step.ok);
+  const mermaid = self(['graph', ...planArgs, '--mermaid'], true);
+  const outcome = {
+    ok,
+    steps,
+    host,
+    stop: result?.stop ?? null,
+    detail: result?.detail ?? (typeof simulated === 'number' ? 'the plan has errors; nothing was rehearsed' : (simulated.run.error?.message ?? null)),
+    done: result?.done ?? null,
+    total: result?.total ?? null,
+    report: relative(process.cwd(), outDir) || '.',
+  };
+  // The drawing shows broken plans too (graph exits 1 on them but still draws).
+  files['summary.md'] = summaryMarkdown(outcome, result?.decidedForYou ?? '', mermaid.stdout ?? '');
+  files['ci.json'] = `${JSON.stringify(outcome, null, 2)}\n`;
+  writeReport(outDir, files);
+
+  if (opts.json) process.stdout.write(files['ci.json']);
+  else {
+    const stepsLine = steps.map((step) => `${step.name} ${step.ok ? 'ok' : 'FAILED'}`).join(' · ');
+    const stop = result ? ` (${result.stop}, ${result.done}/${result.total} done)` : '';
+    process.stdout.write(`leopold ci: ${stepsLine}${stop}; report in ${outcome.report}/\n`);
+  }
+  return ok ? EXIT.ok : EXIT.planErrors;
+}
+
+/** The report files, and the job summary when the CI provides one. */
+function writeReport(outDir: string, files: Record<string, string>): void {
+  try {
+    mkdirSync(outDir, { recursive: true });
+    for (const [name, text] of Object.entries(files)) writeFileAtomic(join(outDir, name), text);
+    const summary = process.env.GITHUB_STEP_SUMMARY;
+    if (summary) appendFileSync(summary, files['summary.md']!);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new LeopoldError(`cannot write the CI report into ${outDir} (${code})`);
+  }
+}
+
+/** The job summary: the steps, the stop, "What I decided for you" under the default answers, the graph. */
+export function summaryMarkdown(
+  outcome: { ok: boolean; steps: StepOutcome[]; host: string; stop: string | null; detail: string | null; done: number | null; total: number | null },
+  decidedForYou: string,
+  mermaid: string,
+): string {
+  const lines = [`## Leopold plan check: ${outcome.ok ? 'passed' : 'FAILED'}`, '', '| step | result |', '| --- | --- |'];
+  for (const step of outcome.steps) {
+    const extra = step.name === 'rehearsal' && outcome.stop ? `: ${outcome.stop}, ${outcome.done}/${outcome.total} items done` : '';
+    lines.push(`| ${step.name === 'rehearsal' ? `rehearsal in ${outcome.host}` : step.name} | ${step.ok ? 'pass' : `fail (exit ${step.exit})`}${extra} |`);
+  }
+  if (outcome.detail) lines.push('', `Stop detail: ${outcome.detail}`);
+  lines.push('', '### What I decided for you (default answers)', '', '```text', decidedForYou.trim() === '' ? 'No decisions.' : decidedForYou.trim(), '```');
+  if (mermaid.trim() !== '') lines.push('', '### The plan', '', '```mermaid', mermaid.trim(), '```');
+  return `${lines.join('\n')}\n`;
+}
