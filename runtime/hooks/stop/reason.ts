@@ -1,5 +1,6 @@
 import type { PlanItem } from '../../plan/schema.js';
 import { FORBIDDEN_ACTIONS } from '../../persona/prompt-text.js';
+import { leopoldCommand } from '../../project-cli/index.js';
 import { DECISION_PROTOCOL } from '../../workflow/prompts.js';
 
 /** What the block reason is built from; the I/O edge gathers the charter rules and the schema lazily. */
@@ -22,7 +23,7 @@ export interface ReasonInput {
 export const FAILURE_KINDS = ['implementer', 'blocked', 'partial', 'verification', 'review'] as const;
 
 const json = (value: unknown) => JSON.stringify(value);
-const record = (doc: unknown) => `leopold record <<'JSON'\n${json(doc)}\nJSON`;
+const record = (doc: unknown) => `${leopoldCommand('record')} <<'JSON'\n${json(doc)}\nJSON`;
 
 /** The placeholders a decision template carries; the session replaces every `<…>`. */
 export const DECISION_PLACEHOLDERS = {
@@ -57,7 +58,7 @@ export function blockReason(input: ReasonInput): string {
   if (item.scenarios.length > 0) parts.push(`Acceptance scenarios (check these first):\n${item.scenarios.map((s) => `- ${s}`).join('\n')}`);
   if (item.writes.length > 0) parts.push(`Change only files matching: ${item.writes.join(' ')}`);
 
-  const tick = `leopold plan tick ${n}`;
+  const tick = leopoldCommand(`plan tick ${n}`);
   const fork = personaFork(input);
   if (fork) parts.push(fork);
   switch (item.kind) {

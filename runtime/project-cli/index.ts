@@ -1,0 +1,22 @@
+/**
+ * runtime/project-cli: how everything Leopold writes into a repository (hook commands,
+ * skills, the emitted workflow's scribe commands, the Stop hook's instructions) runs
+ * Leopold. Always the project's own install, named through `$CLAUDE_PROJECT_DIR`, which
+ * Claude Code sets for hooks and the commands its agents run: no absolute path, no
+ * `leopold` on PATH, the same from every directory of every clone (docs/init.md).
+ */
+
+/** The project's installed package (`npm i -D leopold`), quoted for paths with spaces. */
+export const PROJECT_PACKAGE = '"$CLAUDE_PROJECT_DIR"/node_modules/leopold';
+
+/** The project's `leopold` executable, as a shell word. */
+export const PROJECT_CLI = '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/leopold';
+
+/** A `leopold …` command line through the project's install: `leopoldCommand('plan tick 3')`. */
+export const leopoldCommand = (args: string): string => `${PROJECT_CLI} ${args}`;
+
+/** The hook commands `init` registers: node on the project's built hooks (never npx: the guard runs before every tool call). */
+export const PROJECT_HOOKS = {
+  guard: `node ${PROJECT_PACKAGE}/dist/hooks/guard.js`,
+  stop: `node ${PROJECT_PACKAGE}/dist/hooks/stop.js`,
+} as const;
