@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hookBlock, IGNORE_RULES, isLeopoldHook, leopoldInstall, mergeHooks, projectRoot } from '../../compiler/cli/commands/init.js';
-import { PROJECT_CLI, PROJECT_HOOKS } from '../../runtime/project-cli/index.js';
+import { hookBlock, IGNORE_RULES, leopoldInstall, mergeHooks, projectRoot } from '../../compiler/cli/commands/init.js';
+import { isLeopoldHook, leopoldHookOf, PROJECT_CLI, PROJECT_HOOKS } from '../../runtime/project-cli/index.js';
 import { parseGuardrails } from '../../compiler/brief/guardrails.js';
 import { buildDist, root } from '../support/built-dist.js';
 

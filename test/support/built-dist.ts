@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { withLock } from '../../runtime/fs/lock.js';
@@ -24,6 +24,19 @@ export async function buildDist(copy?: { into: string; files: readonly string[] 
     },
     { timeoutMs: 120_000 },
   );
+}
+
+/** Runs `fn` under the build lock: nothing rebuilds dist/ meanwhile (npm pack runs the build too). */
+export async function underBuildLock<T>(fn: () => T): Promise<T> {
+  return withLock(join(root, 'dist', '.record-tests-build.lock'), fn, { timeoutMs: 180_000 });
+}
+
+/** Builds dist/ and copies the whole plugin directory (dist/plugin) to `into`, under the lock. */
+export async function builtPlugin(into: string): Promise<void> {
+  await underBuildLock(() => {
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'pipe' });
+    cpSync(join(root, 'dist', 'plugin'), into, { recursive: true });
+  });
 }
 
 /** A private copy of the freshly built dist/leopold.js, checked to start (`--version`). */

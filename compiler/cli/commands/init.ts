@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
-import { PROJECT_CLI, PROJECT_HOOKS } from '../../../runtime/project-cli/index.js';
+import { isLeopoldHook, PROJECT_CLI, PROJECT_HOOKS } from '../../../runtime/project-cli/index.js';
 import { EXIT } from '../exit.js';
 
 /** What init did to one file. */
@@ -53,16 +53,6 @@ export function projectRoot(cwd: string): string {
     if (existsSync(join(dir, '.git'))) return dir;
     if (dirname(dir) === dir) return resolve(cwd);
   }
-}
-
-/**
- * True for a hook command some Leopold install registered: `node <…>/dist/hooks/guard.js`
- * (or stop.js), quoted or not, wherever that install lived, or `leopold hook guard|stop`.
- * These are what a re-run of init replaces when they are not today's commands.
- */
-export function isLeopoldHook(command: unknown): boolean {
-  if (typeof command !== 'string') return false;
-  return /^\s*node\s+.*dist[\\/]hooks[\\/](guard|stop)\.js["']?\s*$/.test(command) || /(^|[\s/"'])leopold["']?\s+hook\s+(guard|stop)\s*$/.test(command);
 }
 
 /** A hook group as Claude Code's settings hold it (CLAUDE-CODE.md §4). */
