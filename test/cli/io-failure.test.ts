@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ioFailureLine } from '../../compiler/cli/io-error.js';
 import { buildDist, root } from '../support/built-dist.js';
 
 // Every command that writes answers a target it cannot write (read-only, a file where a
@@ -160,5 +161,30 @@ describe('I/O failures: one line, exit 2, nothing half-written', () => {
     expect(out.code, out.stderr).toBe(2);
     expect(out.stderr.trim().split('\n')).toHaveLength(1);
     expect(out.stderr).toMatch(/EACCES/);
+  });
+});
+
+describe('ioFailureLine', () => {
+  const fsError = (code: string, syscall: string, path: string) => Object.assign(new Error(`${code}: x, ${syscall} '${path}'`), { code, syscall, path });
+
+  it('names the file and the cause for every file-system failure a write can meet', () => {
+    for (const [code, cause] of [
+      ['EACCES', 'permission denied'],
+      ['EROFS', 'read-only file system'],
+      ['ENOSPC', 'no space left on the device'],
+      ['EEXIST', 'a file is in the way'],
+      ['EISDIR', 'it is a directory'],
+      ['ENOTDIR', 'a file is where a directory is expected'],
+    ] as const) {
+      expect(ioFailureLine(fsError(code, 'open', '/p/.leopold/STOP'), '/p')).toBe(`cannot write .leopold/STOP: ${cause} (${code})`);
+    }
+  });
+
+  it('names an atomic write by its target, quotes a path with spaces, and ignores what is not an fs failure', () => {
+    expect(ioFailureLine(fsError('ENOSPC', 'open', '/p/.leopold/.state.json.123.4.tmp'), '/p')).toBe('cannot write .leopold/state.json: no space left on the device (ENOSPC)');
+    expect(ioFailureLine(fsError('EACCES', 'mkdir', '/p/my dir/.claude'), '/p')).toBe('cannot create the directory "my dir/.claude": permission denied (EACCES)');
+    expect(ioFailureLine(new Error('boom'), '/p')).toBeNull();
+    expect(ioFailureLine(Object.assign(new Error('x'), { code: 'ERR_ASSERTION' }), '/p')).toBeNull();
+    expect(ioFailureLine(null, '/p')).toBeNull();
   });
 });
