@@ -116,7 +116,13 @@ export function mergeHooks(
       else if (entries.length > 0) kept.push({ ...group, hooks: entries });
     }
     for (const ours of wanted) {
-      const present = kept.some((group) => isObject(group) && Array.isArray(group.hooks) && group.hooks.some((hook: unknown) => isObject(hook) && oursHere(group, hook.command) && (event === 'Stop' || group.matcher === ours.matcher)));
+      const present = kept.some(
+        (group) =>
+          isObject(group) &&
+          (event === 'Stop' || group.matcher === ours.matcher) &&
+          Array.isArray(group.hooks) &&
+          group.hooks.some((hook: unknown) => isObject(hook) && ours.hooks.some((mine) => mine.command === hook.command)),
+      );
       if (present) continue;
       kept.push(ours);
       added.push(ours.matcher === undefined ? event : `${event} ${ours.matcher}`);
@@ -283,7 +289,7 @@ export function checkProject(root: string, install: LeopoldInstall): CheckFindin
   const findings: CheckFinding[] = planInit(root, install).map(({ path, action, note }) => ({
     path,
     status: action === 'created' ? 'missing' : action === 'updated' ? 'stale' : 'ok',
-    note: action === 'created' ? 'init would create it' : note,
+    note: action === 'created' ? 'init would create it' : action === 'kept' && path.endsWith('SKILL.md') ? 'yours: differs from Leopold\'s' : note,
   }));
   const absent = missingProjectInstall(root);
   findings.push({
