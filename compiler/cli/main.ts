@@ -34,8 +34,8 @@ export function buildProgram(): Command {
 
 /**
  * Runs the CLI. User errors and file-system failures (a read-only or blocked target) print
- * one line and exit 2; plan errors are the command's own
- * exit code; anything else is a bug: print the stack and ask for a report (exit 3).
+ * one line and exit 2; plan errors are the command's own exit code; anything else is a
+ * bug: print the stack and ask for a report (exit 3).
  */
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();

@@ -2,7 +2,7 @@
  * runtime/project-cli: how everything Leopold writes into a repository (hook commands,
  * skills, the emitted workflow's scribe commands, the Stop hook's instructions) runs
  * Leopold. Always the project's own install, named through `$CLAUDE_PROJECT_DIR`, which
- * Claude Code sets for hooks and the commands its agents run: no absolute path, no
+ * Claude Code sets for hooks and the shell commands it runs: no absolute path, no
  * `leopold` on PATH, the same from every directory of every clone (docs/init.md).
  */
 
