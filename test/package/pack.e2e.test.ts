@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runWorkflowScript } from '../../runtime/host/index.js';
 import { PROJECT_CLI } from '../../runtime/project-cli/index.js';
 import { root, underBuildLock } from '../support/built-dist.js';
 
@@ -10,8 +11,10 @@ import { root, underBuildLock } from '../support/built-dist.js';
 // R (offline: the package has no runtime dependencies, its bundles carry them), set it up
 // with `npx leopold init`, commit, clone R to another path, remove R, install the clone,
 // and conduct a session run there with the hook commands exactly as settings.json writes
-// them, through sh -c, from a subdirectory, with no `leopold` on PATH. The paths have
-// spaces on purpose. Everything lives in one temp directory, removed at the end.
+// them, then a workflow run whose scribe commands are run as the script wrote them; all
+// through sh -c, from a subdirectory, with no `leopold` on PATH. (The real Claude Code
+// client runs are issue #7's suite.) The paths have spaces on purpose. Everything lives in
+// one temp directory, removed at the end.
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'leopold pack ')));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string; files: string[] };
@@ -76,7 +79,7 @@ describe('the npm package', () => {
     }
   });
 
-  it('installed in R, committed, cloned elsewhere and R removed: the clone runs a session to plan_complete with no leopold on PATH', () => {
+  it('installed in R, committed, cloned elsewhere and R removed: the clone runs both engines to plan_complete with no leopold on PATH', async () => {
     expect(run('/bin/sh', ['-c', 'command -v leopold'], work).code).not.toBe(0);
     const r = join(work, 'repo R');
     mkdirSync(join(r, 'src'), { recursive: true });
@@ -137,6 +140,26 @@ describe('the npm package', () => {
     const events = readFileSync(join(clone, '.leopold', 'events.jsonl'), 'utf8');
     expect(events).toMatch(/"event":"note"/);
     expect(ok(run('git', ['status', '--porcelain'], clone)).stdout).toBe(' M .leopold/PLAN.md\n'); // the run's own files are ignored
+
+    // The workflow engine: the committed script runs in the stand-in host, and every command
+    // its scribe was handed runs exactly as written, through sh -c, from the subdirectory.
+    ok(run('git', ['checkout', '--', '.leopold/PLAN.md'], clone));
+    ok(cli('run start --engine workflow'));
+    const script = readFileSync(join(clone, '.claude', 'workflows', 'leopold-run.js'), 'utf8');
+    const hosted = await runWorkflowScript(script, { file: '.claude/workflows/leopold-run.js' });
+    expect(hosted.ok, JSON.stringify(hosted.error)).toBe(true);
+    expect(hosted.result).toMatchObject({ stop: 'plan_complete' });
+    const scribed = hosted.journal.filter((call) => call.label === 'scribe').flatMap((call) => call.prompt.split('\n').filter((line) => line.startsWith('    ')).map((line) => line.trim()));
+    expect(scribed.length).toBeGreaterThan(0);
+    for (const command of scribed) {
+      expect(command.startsWith(`${PROJECT_CLI} `), command).toBe(true);
+      const out = ok(sh(command, sub, clone));
+      expect(JSON.parse(out.stdout.trim().split('\n').at(-1)!), command).toMatchObject({ ok: true });
+    }
+    expect(scribed.filter((c) => / plan tick \d+ --json$/.test(c))).toEqual([`${PROJECT_CLI} plan tick 1 --json`, `${PROJECT_CLI} plan tick 2 --json`]);
+    expect(readFileSync(join(clone, '.leopold', 'PLAN.md'), 'utf8')).toMatch(/- \[x\] Write the parser[\s\S]*- \[x\] \(after: #parser\) Write the docs/);
+    ok(cli('run finish --reason plan_complete'));
+    expect(JSON.parse(readFileSync(join(clone, '.leopold', 'state.json'), 'utf8'))).toMatchObject({ active: false, stop_reason: 'plan_complete' });
   });
 
   it('installs globally too (npm i -g --prefix): the CLI runs anywhere', () => {
