@@ -11,7 +11,7 @@ import { buildDist, root } from '../support/built-dist.js';
 // exit 2, never a stack trace (exit 3), and leaves no half-written file behind. As root
 // chmod stops nothing, so read-only targets are tested by running the binary as `nobody`.
 
-const work = realpathSync(mkdtempSync(join(tmpdir(), 'leopold-io-')));
+const work = realpathSync(mkdtempSync(join(tmpdir(), 'leopold-io-failure-')));
 const bin = join(work, 'leopold.js');
 const checkoutBin = join(root, 'dist', 'leopold.js'); // init needs the package's templates beside it
 const setprivWorks = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', '0']).status === 0;
