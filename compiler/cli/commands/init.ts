@@ -187,7 +187,7 @@ function planInit(root: string, install: LeopoldInstall): PlannedStep[] {
   const step = (path: string, action: InitAction, note: string, write?: () => void) => steps.push({ path: relative(root, path) || path, action, note, write });
 
   const settingsPath = join(root, '.claude', 'settings.json');
-  const existing = io(`read ${settingsPath}`, () => (existsSync(settingsPath) ? readFileSync(settingsPath, 'utf8') : null));
+  const existing = existsSync(settingsPath) ? readFileSync(settingsPath, 'utf8') : null;
   let parsed: unknown = {};
   if (existing !== null && existing.trim() !== '') {
     try {
@@ -220,7 +220,7 @@ function planInit(root: string, install: LeopoldInstall): PlannedStep[] {
   for (const skill of SKILLS) {
     const path = join(root, '.claude', 'skills', skill, 'SKILL.md');
     const ours = fill(readTemplate(install, `skill/${skill}/SKILL.md`), { LEOPOLD: PROJECT_CLI });
-    const current = io(`read ${path}`, () => (existsSync(path) && statSync(path).isFile() ? readFileSync(path, 'utf8') : null));
+    const current = existsSync(path) && statSync(path).isFile() ? readFileSync(path, 'utf8') : null;
     if (current === ours) step(path, 'unchanged', '');
     else if (current === null) step(path, 'created', '', () => void createOnly(path, ours));
     else if (MACHINE_BOUND_SKILL.test(current)) step(path, 'updated', 'replaced an older Leopold skill that named one machine\'s dist/leopold.js', () => writeFileAtomic(path, ours));
@@ -228,7 +228,7 @@ function planInit(root: string, install: LeopoldInstall): PlannedStep[] {
   }
 
   const ignorePath = join(root, '.leopold', '.gitignore');
-  const ignore = io(`read ${ignorePath}`, () => (existsSync(ignorePath) ? readFileSync(ignorePath, 'utf8') : null));
+  const ignore = existsSync(ignorePath) ? readFileSync(ignorePath, 'utf8') : null;
   const lines = new Set((ignore ?? '').split(/\r?\n/).map((line) => line.trim()));
   const missing = IGNORE_RULES.filter((rule) => !lines.has(rule));
   if (missing.length === 0) step(ignorePath, 'unchanged', '');
@@ -242,16 +242,6 @@ function planInit(root: string, install: LeopoldInstall): PlannedStep[] {
   return steps;
 }
 
-/** An fs failure as one line (the CLI exits 2); a LeopoldError passes through. */
-function io<T>(what: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (error) {
-    if (error instanceof LeopoldError) throw error;
-    throw new LeopoldError(`cannot ${what}: ${(error as Error).message}`);
-  }
-}
-
 /** The project-install files the hooks and agents need that `root` lacks (relative paths). */
 export function missingProjectInstall(root: string): string[] {
   return PROJECT_INSTALL_FILES.filter((file) => !existsSync(join(root, file)));
@@ -261,13 +251,14 @@ export function missingProjectInstall(root: string): string[] {
  * `leopold init` in `root`: the `.leopold/` starter brief (never overwriting a file), the
  * hooks merged into `.claude/settings.json` (stale Leopold entries replaced), the
  * `/leopold-workflow` and `/leopold-run` skills (a skill file that differs from ours is the
- * user's: kept) and `.leopold/.gitignore`. Calls `report` once per file as it goes. I/O
- * failures throw (the CLI exits 2); every file is replaced atomically.
+ * user's: kept) and `.leopold/.gitignore`. Calls `report` once per file as it goes. fs
+ * failures throw as they are (the CLI prints them as one line, exit 2); every file is
+ * replaced atomically.
  */
 export function initProject(root: string, install: LeopoldInstall, report: (step: InitStep) => void): InitStep[] {
   const steps: InitStep[] = [];
   for (const { write, ...step } of planInit(root, install)) {
-    if (write) io(`write ${join(root, step.path)}`, write);
+    write?.();
     steps.push(step);
     report(step);
   }
