@@ -2,7 +2,7 @@
 // without resolving node_modules at run time, and the workflow runtime that `leopold
 // compile` embeds in every emitted script. Output is deterministic (no timestamps).
 import { build } from 'esbuild';
-import { chmodSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -47,8 +47,12 @@ await buildExecutable('runtime/hooks/stop/main.ts', 'dist/hooks/stop.js', { bann
 // The agent JSON Schemas are generated from their zod schemas here, at build time: bundle
 // runtime/workflow/agent-schemas.ts for node, import it, and hand the plain objects to the
 // runtime bundle through `define`. zod itself never reaches the emitted script.
-const schemaModule = await build({ ...NODE, entryPoints: ['runtime/workflow/agent-schemas.ts'], write: false });
-const { agentJsonSchemas } = await import(`data:text/javascript;base64,${Buffer.from(schemaModule.outputFiles[0].text).toString('base64')}`);
+/** Imports a TypeScript module of ours at build time: bundled for node in memory. */
+async function importModule(entry) {
+  const bundled = await build({ ...NODE, entryPoints: [entry], write: false });
+  return import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
+}
+const { agentJsonSchemas } = await importModule('runtime/workflow/agent-schemas.ts');
 
 await build({
   ...COMMON,
@@ -62,3 +66,44 @@ await build({
   minify: false,
   charset: 'ascii',
 });
+
+// The Claude Code plugin, dist/plugin/ (`claude --plugin-dir dist/plugin`; docs/init.md):
+// the manifest, the same skills init installs, hooks/hooks.json running copies of the
+// hook bundles from ${CLAUDE_PLUGIN_ROOT} with --plugin (they stay silent when the project
+// registers its own hooks), and bin/leopold with the CLI, its workflow runtime and the
+// templates it needs. Self-contained: a marketplace copies this directory and nothing else.
+// .claude-plugin/marketplace.json makes it its own one-plugin marketplace too.
+const plugin = resolve(root, 'dist/plugin');
+const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+const { PROJECT_CLI } = await importModule('runtime/project-cli/index.ts');
+const fill = (template, values) => template.replace(/\{\{([A-Z_]+)\}\}/g, (whole, name) => values[name] ?? whole);
+const write = (path, text, mode = 0o644) => {
+  mkdirSync(dirname(resolve(plugin, path)), { recursive: true });
+  writeFileSync(resolve(plugin, path), text, { mode });
+  chmodSync(resolve(plugin, path), mode);
+};
+const json = (value) => `${JSON.stringify(value, null, 2)}\n`;
+
+rmSync(plugin, { recursive: true, force: true });
+for (const [from, to] of [
+  ['dist/leopold.js', 'dist/leopold.js'],
+  ['dist/workflow-runtime.js', 'dist/workflow-runtime.js'],
+  ['dist/hooks/guard.js', 'hooks/guard.js'],
+  ['dist/hooks/stop.js', 'hooks/stop.js'],
+  ['templates/brief', 'templates/brief'],
+  ['templates/settings', 'templates/settings'],
+  ['templates/skill', 'templates/skill'],
+]) {
+  cpSync(resolve(root, from), resolve(plugin, to), { recursive: true });
+}
+const about = { description: pkg.description, version: pkg.version, license: pkg.license, keywords: pkg.keywords };
+write('.claude-plugin/plugin.json', json({ name: 'leopold', ...about }));
+write('.claude-plugin/marketplace.json', json({ name: 'leopold', owner: { name: 'Leopold maintainers' }, plugins: [{ name: 'leopold', source: './', description: pkg.description, version: pkg.version }] }));
+// What leopoldInstall() looks for: the package root holding templates/ beside dist/.
+write('package.json', json({ name: 'leopold', version: pkg.version, private: true, type: 'module', description: 'The Leopold Claude Code plugin (see .claude-plugin/plugin.json).' }));
+const hookCommand = (hook) => JSON.stringify(`node "\${CLAUDE_PLUGIN_ROOT}/hooks/${hook}.js" --plugin`).slice(1, -1);
+write('hooks/hooks.json', fill(readFileSync(resolve(root, 'templates/settings/hooks.json'), 'utf8'), { GUARD_COMMAND: hookCommand('guard'), STOP_COMMAND: hookCommand('stop') }));
+for (const skill of ['leopold-workflow', 'leopold-run']) {
+  write(`skills/${skill}/SKILL.md`, fill(readFileSync(resolve(root, `templates/skill/${skill}/SKILL.md`), 'utf8'), { LEOPOLD: PROJECT_CLI }));
+}
+write('bin/leopold', '#!/bin/sh\n# The Leopold CLI of this plugin: the bundled dist/leopold.js, wherever the plugin lives.\nexec node "$(dirname -- "$0")/../dist/leopold.js" "$@"\n', 0o755);

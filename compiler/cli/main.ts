@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { LeopoldError } from '../diagnostics/diagnostic.js';
 import { EXIT } from './exit.js';
 import { registerCi } from './commands/ci.js';
+import { ioFailureLine } from './io-error.js';
 import { registerCompile } from './commands/compile.js';
 import { registerGraph } from './commands/graph.js';
 import { registerHook } from './commands/hook.js';
@@ -34,8 +35,9 @@ export function buildProgram(): Command {
 }
 
 /**
- * Runs the CLI. User errors print one line and exit 2; plan errors are the command's own
- * exit code; anything else is a bug: print the stack and ask for a report (exit 3).
+ * Runs the CLI. User errors and file-system failures (a read-only or blocked target) print
+ * one line and exit 2; plan errors are the command's own exit code; anything else is a
+ * bug: print the stack and ask for a report (exit 3).
  */
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
@@ -49,6 +51,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof LeopoldError) {
       process.stderr.write(`leopold: ${error.render()}\n`);
+      return EXIT.usage;
+    }
+    const io = ioFailureLine(error, process.cwd());
+    if (io !== null) {
+      process.stderr.write(`leopold: ${io}\n`);
       return EXIT.usage;
     }
     const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);

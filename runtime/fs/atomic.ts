@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 let counter = 0;
@@ -8,21 +8,38 @@ let counter = 0;
  * A reader (or a process killed half way) sees the old bytes or the new ones, never a mix.
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${counter++}.tmp`);
-  const fd = openSync(temp, 'w', 0o644);
+  writeFilesAtomic([{ path, data }]);
+}
+
+/**
+ * Replaces several files together: every temp file is written and synced first, and only
+ * then are they renamed into place, so a target that cannot be written (read-only, full,
+ * a file where its directory should be) leaves all of them untouched.
+ */
+export function writeFilesAtomic(files: readonly { path: string; data: string | Uint8Array }[]): void {
+  const temps: string[] = [];
   try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-    fsyncSync(fd);
+    for (const { path, data } of files) {
+      const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${counter++}.tmp`);
+      const fd = openSync(temp, 'w', 0o644);
+      temps.push(temp);
+      try {
+        writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    // The one failure the temp files do not reveal in advance: a directory where a target
+    // should be. Checked before the first rename, so no file is replaced when one cannot be.
+    for (const { path } of files) {
+      if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+        throw Object.assign(new Error(`EISDIR: illegal operation on a directory, rename '${path}'`), { code: 'EISDIR', syscall: 'rename', path });
+      }
+    }
+    files.forEach(({ path }, i) => renameSync(temps[i]!, path));
   } catch (error) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  try {
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
+    for (const temp of temps) rmSync(temp, { force: true });
     throw error;
   }
 }

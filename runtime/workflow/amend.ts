@@ -1,6 +1,7 @@
 import { resolveRef } from '../plan/refs.js';
 import type { PlanIR } from '../plan/schema.js';
 import type { AddProposal, Proposal } from '../amend/schema.js';
+import { leopoldCommand } from '../project-cli/index.js';
 import { base64Utf8 } from './base64.js';
 import type { EmbeddedItem, EmbeddedNode } from './plan.js';
 
@@ -55,5 +56,5 @@ export function workItemOf(node: EmbeddedNode): EmbeddedItem {
  */
 export function amendCommand(accepted: readonly Proposal[]): string {
   const block = ['```leopold-amend', ...accepted.map((proposal) => proposal.raw), '```', ''].join('\n');
-  return `leopold plan amend --base64 ${base64Utf8(block)} --json`;
+  return leopoldCommand(`plan amend --base64 ${base64Utf8(block)} --json`);
 }

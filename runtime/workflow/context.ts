@@ -5,6 +5,7 @@ import type { PersonaAnswer } from '../persona/schema.js';
 import { rescueVerdict, type RescueVerdict } from '../rescue/index.js';
 import type { RunState } from '../state/schema.js';
 import type { AgentJsonSchemas, AgentSchemaName, ScribeAck } from './agent-schemas.js';
+import { leopoldCommand } from '../project-cli/index.js';
 import { base64Utf8 } from './base64.js';
 import type { WorkflowHost } from './host.js';
 import { workItemOf } from './amend.js';
@@ -246,10 +247,10 @@ export function scribeCommands(batch: {
     const payload: Record<string, unknown> = {};
     if (batch.decisions.length > 0) payload.decisions = batch.decisions;
     if (batch.events.length > 0) payload.events = batch.events;
-    commands.push(`leopold record --base64 ${base64Utf8(JSON.stringify(payload))}`);
+    commands.push(leopoldCommand(`record --base64 ${base64Utf8(JSON.stringify(payload))}`));
   }
   for (const amend of batch.amends ?? []) commands.push(amend.command);
-  for (const index of batch.ticks) commands.push(`leopold plan tick ${index} --json`);
+  for (const index of batch.ticks) commands.push(leopoldCommand(`plan tick ${index} --json`));
   return commands;
 }
 

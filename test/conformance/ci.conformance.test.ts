@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -35,11 +35,8 @@ function ciProject(plan: string): { project: Project; workflow: { on: unknown; j
   expect(init.code, init.stderr).toBe(0);
   expect(init.stdout).toMatch(/created {3}\.github\/workflows\/leopold\.yml/);
   const text = project.read('.github/workflows/leopold.yml');
-  // What `npm ci` gives a real job: the project's leopold and the client in node_modules.
-  const modules = join(project.dir, 'node_modules');
-  mkdirSync(join(modules, '.bin'), { recursive: true });
-  writeFileSync(join(modules, '.bin', 'leopold'), `#!/bin/sh\nexec "${process.execPath}" "${join(dist.dir, 'dist', 'leopold.js')}" "$@"\n`, { mode: 0o755 });
-  symlinkSync(join(root, 'node_modules', '@anthropic-ai'), join(modules, '@anthropic-ai'));
+  // What `npm ci` gives a real job: the project's leopold (makeProject lays it out) and the client.
+  symlinkSync(join(root, 'node_modules', '@anthropic-ai'), join(project.dir, 'node_modules', '@anthropic-ai'));
   return { project, workflow: parse(text) as never, text };
 }
 

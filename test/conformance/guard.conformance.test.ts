@@ -1,3 +1,4 @@
+import { PROJECT_CLI_RULE } from '../../runtime/project-cli/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKFLOW_TOOLS, gitEffects, mainToolOutputs, makeProject, privateDist, runReal, type Project } from './harness.js';
 
@@ -29,7 +30,7 @@ describe('the git guard in the real client', () => {
     const p = project();
     expect(p.leopold(['run', 'start']).code).toBe(0);
     const before = gitEffects(p.dir);
-    const run = await runReal(p, { prompt: 'Commit the work.', mode, allowedTools: `Bash(leopold *),Bash(git *)`, script: { main: [{ tool: 'Bash', input: { command: COMMIT } }, { text: 'tried' }] } });
+    const run = await runReal(p, { prompt: 'Commit the work.', mode, allowedTools: `${PROJECT_CLI_RULE},Bash(git *)`, script: { main: [{ tool: 'Bash', input: { command: COMMIT } }, { text: 'tried' }] } });
     expect(gitEffects(p.dir)).toEqual(before);
     expect(mainToolOutputs(run)[0]).toMatch(/locked during a Leopold run/);
   });

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkWorkflowScript } from '../../compiler/emit/check/index.js';
@@ -15,6 +15,7 @@ import {
   type ModelLogEntry,
 } from '../../runtime/scripted-model/index.js';
 import { agentKeyOf, computedTaskOf, toolResultsOf, type MessagesRequest } from '../../runtime/scripted-model/request.js';
+import { PROJECT_CLI_RULE } from '../../runtime/project-cli/index.js';
 import { buildDist, root } from '../support/built-dist.js';
 
 // The conformance suite's harness: scratch projects set up as a user would (git, leopold
@@ -28,24 +29,20 @@ import { buildDist, root } from '../support/built-dist.js';
 export const CLAUDE = findClaudeBinary(root);
 
 /** A private copy of dist/ taken under the build lock, so a concurrent rebuild never tears it. */
-export async function privateDist(): Promise<{ dir: string; bin: string; cleanup(): void }> {
+export async function privateDist(): Promise<{ dir: string; cleanup(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'leopold-conf-dist-'));
   await buildDist({ tree: join(dir, 'dist') });
   // What `leopold init` reads besides dist/: the package's templates, found by its package.json.
   cpSync(join(root, 'templates'), join(dir, 'templates'), { recursive: true });
   cpSync(join(root, 'package.json'), join(dir, 'package.json'));
-  const bin = join(dir, 'bin');
-  mkdirSync(bin);
-  // The `leopold` the scribe and the session run: the private dist, first on PATH.
-  writeFileSync(join(bin, 'leopold'), `#!/bin/sh\nexec "${process.execPath}" "${join(dir, 'dist', 'leopold.js')}" "$@"\n`, { mode: 0o755 });
-  return { dir, bin, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** A scratch project: a git repository with one commit, `leopold init`, the brief given. */
 export interface Project {
   dir: string;
   home: string;
-  /** PATH for the client: the private `leopold` first. */
+  /** PATH for the client (no leopold on it). */
   path: string;
   leopold(args: string[], input?: string): { code: number; stdout: string; stderr: string };
   read(file: string): string;
@@ -63,13 +60,14 @@ export interface ProjectBrief {
 
 const git = (cwd: string, args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
-export function makeProject(dist: { dir: string; bin: string }, brief: ProjectBrief): Project {
+export function makeProject(dist: { dir: string }, brief: ProjectBrief): Project {
   const base = mkdtempSync(join(tmpdir(), 'leopold-conf-'));
   const dir = join(base, 'repo');
   const home = join(base, 'home');
   mkdirSync(dir);
   mkdirSync(home);
-  const path = `${dist.bin}:${process.env.PATH ?? ''}`;
+  // No `leopold` on PATH: everything runs the project's own install, as on a teammate's clone.
+  const path = process.env.PATH ?? '';
   const leopold = (args: string[], input?: string) => {
     const out = spawnSync(process.execPath, [join(dist.dir, 'dist', 'leopold.js'), ...args], {
       cwd: dir,
@@ -79,6 +77,12 @@ export function makeProject(dist: { dir: string; bin: string }, brief: ProjectBr
     });
     return { code: out.status ?? -1, stdout: out.stdout, stderr: out.stderr };
   };
+  // The project's own install, as `npm i -D leopold` lays it out: the hooks and the agents'
+  // commands run node_modules/… (the hooks through "$CLAUDE_PROJECT_DIR"; runtime/project-cli).
+  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(dist.dir, join(dir, 'node_modules', 'leopold'));
+  symlinkSync('../leopold/dist/leopold.js', join(dir, 'node_modules', '.bin', 'leopold'));
+  writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
   git(dir, ['init', '-q', '-b', 'main']);
   git(dir, ['config', 'user.email', 'test@example.invalid']);
   git(dir, ['config', 'user.name', 'Conformance']);
@@ -129,7 +133,7 @@ export interface RealOptions {
 }
 
 /** The permissions a user gives a workflow run (CLAUDE-CODE.md §5): launch it, and let the scribe run leopold. */
-export const WORKFLOW_TOOLS = 'Workflow,Bash(leopold *)';
+export const WORKFLOW_TOOLS = `Workflow,${PROJECT_CLI_RULE}`;
 
 /** The tool results of each subagent's last request (which holds its whole conversation), by key. */
 function agentToolResults(requests: readonly { agentId: string | null; body: MessagesRequest }[]): Map<string, { text: string; isError: boolean }[]> {

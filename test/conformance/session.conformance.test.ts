@@ -1,3 +1,4 @@
+import { PROJECT_CLI, PROJECT_CLI_RULE } from '../../runtime/project-cli/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mainToolOutputs, makeProject, privateDist, resultTexts, runReal, type Project } from './harness.js';
 
@@ -20,13 +21,13 @@ function project(plan: string): Project {
   return made;
 }
 
-const SESSION_TOOLS = 'Bash(leopold *)';
+const SESSION_TOOLS = PROJECT_CLI_RULE;
 const events = (p: Project) => p.read('.leopold/events.jsonl').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('the Stop-hook engine in the real client', () => {
   it('conducts a run to plan_complete: one item per turn, each ticked by the session', async () => {
     const p = project('# Plan\n\n- [ ] Write the greeting module\n- [ ] (after: 1) Document the greeting\n- [ ] (after: 2) Add a changelog entry\n');
-    const run = await runReal(p, { prompt: 'Start the Leopold run.', script: { main: [{ tool: 'Bash', input: { command: 'leopold run start' } }, { text: 'started' }] }, allowedTools: SESSION_TOOLS });
+    const run = await runReal(p, { prompt: 'Start the Leopold run.', script: { main: [{ tool: 'Bash', input: { command: `${PROJECT_CLI} run start` } }, { text: 'started' }] }, allowedTools: SESSION_TOOLS });
     expect(run.client.timedOut).toBe(false);
     expect(p.read('.leopold/PLAN.md')).toBe('# Plan\n\n- [x] Write the greeting module\n- [x] (after: 1) Document the greeting\n- [x] (after: 2) Add a changelog entry\n');
     // The hook handed out items 1, 2, 3 in order, once each, then stopped the run.
@@ -40,7 +41,7 @@ describe('the Stop-hook engine in the real client', () => {
 
   it('has the session decide a @human node as a persona and record it through leopold record', async () => {
     const p = project('# Plan\n\n- [ ] Write the greeting module\n- [ ] (after: 1) @human Choose the licence for the greeting package\n');
-    const run = await runReal(p, { prompt: 'Start the Leopold run.', script: { main: [{ tool: 'Bash', input: { command: 'leopold run start' } }, { text: 'started' }] }, allowedTools: SESSION_TOOLS });
+    const run = await runReal(p, { prompt: 'Start the Leopold run.', script: { main: [{ tool: 'Bash', input: { command: `${PROJECT_CLI} run start` } }, { text: 'started' }] }, allowedTools: SESSION_TOOLS });
     // The record went in as a file (the client refuses inline JSON in a Bash command).
     expect(mainToolOutputs(run).some((text) => /"ok":true,"numbers":\[1\]/.test(text))).toBe(true);
     const decisions = p.read('.leopold/DECISIONS.md');
@@ -53,7 +54,7 @@ describe('the Stop-hook engine in the real client', () => {
 
   it('follows the /leopold-run skill as a user invokes it: status, start, then one item per turn', async () => {
     const p = project('# Plan\n\n- [ ] Write the greeting module\n');
-    const script = { main: [{ tool: 'Bash', input: { command: 'leopold run status' } }, { tool: 'Bash', input: { command: 'leopold run start' } }, { text: 'started' }] };
+    const script = { main: [{ tool: 'Bash', input: { command: `${PROJECT_CLI} run status` } }, { tool: 'Bash', input: { command: `${PROJECT_CLI} run start` } }, { text: 'started' }] };
     const run = await runReal(p, { prompt: '/leopold-run', script, allowedTools: SESSION_TOOLS });
     expect(run.mainTexts[0]).toContain('Conduct the plan in `.leopold/` in this session (the in-session engine)');
     expect(p.read('.leopold/PLAN.md')).toBe('# Plan\n\n- [x] Write the greeting module\n');

@@ -1,3 +1,4 @@
+import { PROJECT_CLI } from '../../runtime/project-cli/index.js';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { clientJournal } from '../../runtime/scripted-model/index.js';
 import { WORKFLOW_TOOLS, leopoldFiles, makeProject, privateDist, replayScribe, runReal, runStandIn, type Project, type ProjectBrief } from './harness.js';
@@ -12,8 +13,8 @@ export const HANDOFF = { status: 'completed', files_changed: ['src/greet.ts'], t
 
 /** The main thread of a user running the compiled workflow: start the run, launch, finish with the result's stop. */
 export const launch = (launchStep: unknown) => ({
-  main: [{ tool: 'Bash', input: { command: 'leopold run start --engine workflow' } }, launchStep, { text: 'launched' }],
-  afterWorkflow: [{ tool: 'Bash', input: { command: 'leopold run finish --reason {{result.stop}}' } }, { text: 'finished: {{result.stop}}' }],
+  main: [{ tool: 'Bash', input: { command: `${PROJECT_CLI} run start --engine workflow` } }, launchStep, { text: 'launched' }],
+  afterWorkflow: [{ tool: 'Bash', input: { command: `${PROJECT_CLI} run finish --reason {{result.stop}}` } }, { text: 'finished: {{result.stop}}' }],
 });
 export const BY_SCRIPT_PATH = { tool: 'Workflow', input: { scriptPath: '.claude/workflows/leopold-run.js' } };
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PROJECT_CLI } from '../../runtime/project-cli/index.js';
 import { WORKFLOW_TOOLS, mainToolOutputs, runReal } from './harness.js';
 import { TWO_ITEMS, launch, BY_SCRIPT_PATH, workflowSuite } from './workflow-scenario.js';
 
@@ -40,8 +41,8 @@ describe('the compiled workflow in the real client: launching it', () => {
     const project = newProject({ plan: TWO_ITEMS });
     const script = {
       main: [
-        { tool: 'Bash', input: { command: 'leopold run start --engine workflow' } },
-        { tool: 'Bash', input: { command: 'leopold compile' } },
+        { tool: 'Bash', input: { command: `${PROJECT_CLI} run start --engine workflow` } },
+        { tool: 'Bash', input: { command: `${PROJECT_CLI} compile` } },
         BY_SCRIPT_PATH,
         { text: 'launched' },
       ],

@@ -81,7 +81,7 @@ describe.each(['dist/hooks/stop.js', 'dist/leopold.js hook stop'])('%s', (bin) =
     const reason = blockOf(run(bin, stopInput(dir)).stdout);
     expect(reason).toMatch(/Work on item 1 now, and only on it: First thing/);
     expect(reason).toContain('leopold plan tick 1');
-    expect(reason).toContain('Write .leopold/record.json with the Write tool, then run: leopold record < .leopold/record.json\n{');
+    expect(reason).toContain('Write .leopold/record.json with the Write tool, then run: node_modules/.bin/leopold record < .leopold/record.json\n{');
     expect(reason).toMatch(/Decision protocol/);
     expect(stateOf(dir)).toMatchObject({ iteration: 1, hook: { pending: { item: 1 } } });
     // The same item again while nothing was reported; the turn counter keeps counting.

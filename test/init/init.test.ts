@@ -1,16 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hookBlock, leopoldInstall, mergeHooks, nodeCommand, projectRoot } from '../../compiler/cli/commands/init.js';
+import { hookBlock, IGNORE_RULES, leopoldInstall, mergeHooks, projectRoot } from '../../compiler/cli/commands/init.js';
+import { isLeopoldHook, leopoldHookOf, PROJECT_CLI, PROJECT_HOOKS } from '../../runtime/project-cli/index.js';
 import { parseGuardrails } from '../../compiler/brief/guardrails.js';
 import { buildDist, root } from '../support/built-dist.js';
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'leopold-init-')));
 const cli = join(root, 'dist', 'leopold.js');
-const guard = `node ${join(root, 'dist', 'hooks', 'guard.js')}`;
-const stop = `node ${join(root, 'dist', 'hooks', 'stop.js')}`;
+const { guard, stop } = PROJECT_HOOKS;
 
 beforeAll(() => buildDist(), 180_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -22,8 +22,8 @@ function repo(): string {
   mkdirSync(join(dir, 'packages', 'app'), { recursive: true });
   return dir;
 }
-const init = (cwd: string) => {
-  const out = spawnSync(process.execPath, [cli, 'init'], { cwd, encoding: 'utf8' });
+const init = (cwd: string, ...args: string[]) => {
+  const out = spawnSync(process.execPath, [cli, 'init', ...args], { cwd, encoding: 'utf8' });
   return { code: out.status, stdout: out.stdout, stderr: out.stderr };
 };
 
@@ -114,7 +114,8 @@ describe('leopold init (built binary)', () => {
     for (const needle of ['leopold run start --engine workflow', 'leopold compile', 'leopold-amend', 'ROUTE <item> <condition> -> <target>', 'ADD (after: N)', 'leopold compile --repair-from -', "Workflow({ scriptPath: '.claude/workflows/leopold-run.js' })", 'leopold run finish']) {
       expect(skill).toContain(needle);
     }
-    expect(skill).toContain(`node ${cli}`);
+    expect(skill).toContain(`    ${PROJECT_CLI} run start --engine workflow\n`);
+    expect(skill).not.toContain(root);
     expect(skill).not.toContain('{{');
     const compiled = spawnSync(process.execPath, [cli, 'compile'], { cwd: dir, encoding: 'utf8' });
     expect(compiled.status, compiled.stderr).toBe(0);
@@ -137,9 +138,20 @@ describe('init units', () => {
     expect(projectRoot(plain)).toBe(plain);
   });
 
-  it('quotes a hook path only when the shell would split it', () => {
-    expect(nodeCommand('/opt/leopold/dist/hooks/stop.js')).toBe('node /opt/leopold/dist/hooks/stop.js');
-    expect(nodeCommand('/My Tools/leo$pold/dist/hooks/stop.js')).toBe('node "/My Tools/leo\\$pold/dist/hooks/stop.js"');
+  it('recognises the hook commands any Leopold install registered, and nothing else', () => {
+    for (const command of [
+      PROJECT_HOOKS.guard,
+      PROJECT_HOOKS.stop,
+      'node /opt/leopold/dist/hooks/stop.js',
+      'node "/My Tools/leo\\$pold/dist/hooks/guard.js"',
+      'leopold hook guard',
+      'npx leopold hook stop',
+    ]) {
+      expect(isLeopoldHook(command), command).toBe(true);
+    }
+    for (const command of ['say done', 'node scripts/guard.js', 'echo dist/hooks/guard.js >> log', 'npx prettier --write', undefined]) {
+      expect(isLeopoldHook(command), String(command)).toBe(false);
+    }
   });
 
   it('mergeHooks is idempotent and keeps foreign entries', () => {
@@ -151,5 +163,144 @@ describe('init units', () => {
     expect(twice.added).toEqual([]);
     expect(twice.settings).toEqual(once.settings);
     expect(JSON.stringify(twice.settings)).toContain('node \\"/a b/guard.js\\"');
+  });
+});
+
+/** Gives `dir` a project install of this checkout (what `npm i -D leopold` leaves), as symlinks. */
+function installHere(dir: string): void {
+  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(root, join(dir, 'node_modules', 'leopold'), 'dir');
+  symlinkSync('../leopold/dist/leopold.js', join(dir, 'node_modules', '.bin', 'leopold'));
+}
+
+/** Every file under `dir` (node_modules and .git left out), with its text. */
+function filesUnder(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (!entry.isFile() || /[\\/](node_modules|\.git)([\\/]|$)/.test(path)) continue;
+    out[path.slice(dir.length + 1)] = readFileSync(path, 'utf8');
+  }
+  return out;
+}
+
+describe('leopold init: nothing tied to one machine', () => {
+  it('re-run after a move: stale Leopold entries are replaced, exactly one of each hook, and it says so', () => {
+    const dir = repo();
+    mkdirSync(join(dir, '.claude', 'skills', 'leopold-run'), { recursive: true });
+    const old = (p: string) => ({ hooks: [{ type: 'command', command: `node ${p}/dist/hooks/guard.js` }] });
+    writeFileSync(
+      join(dir, '.claude', 'settings.json'),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            EXISTING.hooks.PreToolUse[0],
+            { matcher: 'Bash', ...old('/old/checkout') },
+            { matcher: 'Write|Edit|MultiEdit', ...old('/old/checkout') },
+            { matcher: 'Bash', hooks: [{ type: 'command', command: 'node "/My Tools/leopold/dist/hooks/guard.js"' }, { type: 'command', command: 'echo mine' }] },
+          ],
+          Stop: [EXISTING.hooks.Stop[0], { hooks: [{ type: 'command', command: 'node /old/checkout/dist/hooks/stop.js' }] }],
+        },
+      }),
+    );
+    // What an older init wrote: the skill naming that machine's dist/leopold.js.
+    writeFileSync(join(dir, '.claude', 'skills', 'leopold-run', 'SKILL.md'), 'is the Leopold CLI: run `leopold` if it is on your PATH, otherwise\n`node /old/checkout/dist/leopold.js`.\n');
+    const out = init(join(dir, 'packages'));
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toMatch(/^updated +\.claude\/settings\.json +\(replaced 4 stale Leopold hooks: node \/old\/checkout\/dist\/hooks\/guard\.js, node "\/My Tools\/leopold\/dist\/hooks\/guard\.js", node \/old\/checkout\/dist\/hooks\/stop\.js; added PreToolUse Bash, PreToolUse Write\|Edit\|MultiEdit, Stop\)$/m);
+    expect(out.stdout).toMatch(/^updated +\.claude\/skills\/leopold-run\/SKILL\.md +\(replaced an older Leopold skill/m);
+    const settings = JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'));
+    const all = (event: string) => commandsOf(settings, event).filter(isLeopoldHook);
+    expect(all('PreToolUse')).toEqual([guard, guard]);
+    expect(commandsOf(settings, 'PreToolUse', 'Bash').filter(isLeopoldHook)).toEqual([guard]);
+    expect(all('Stop')).toEqual([stop]);
+    // Foreign entries stay, including the one that shared a group with a stale hook.
+    expect(commandsOf(settings, 'PreToolUse')).toEqual(expect.arrayContaining(['echo "$CLAUDE_PROJECT_DIR" >> /tmp/audit', 'echo mine']));
+    expect(commandsOf(settings, 'Stop')).toContain('say done');
+    expect(readFileSync(join(dir, '.claude', 'skills', 'leopold-run', 'SKILL.md'), 'utf8')).toContain(`${PROJECT_CLI} run status`);
+    expect(init(dir).stdout).toMatch(/^unchanged +\.claude\/settings\.json/m);
+  });
+
+  it('init --check: exit 1 for a missing, stale or uninstalled setup, 0 when it is complete; writes nothing', () => {
+    const dir = repo();
+    const fresh = init(dir, '--check');
+    expect(fresh.code).toBe(1);
+    expect(fresh.stdout).toMatch(/^missing +\.claude\/settings\.json/m);
+    expect(fresh.stdout).toMatch(/^missing +node_modules\/leopold +\(.*npm i -D leopold/m);
+    expect(fresh.stderr).toMatch(/^leopold: not set up: .*; run leopold init/m);
+    expect(existsSync(join(dir, '.claude')) || existsSync(join(dir, '.leopold'))).toBe(false);
+
+    expect(init(dir).code).toBe(0);
+    const uninstalled = init(dir, '--check');
+    expect(uninstalled.code).toBe(1);
+    expect(uninstalled.stdout).toMatch(/^ok +\.claude\/settings\.json/m);
+    expect(uninstalled.stdout).toMatch(/^missing +node_modules\/leopold/m);
+
+    installHere(dir);
+    const ok = init(join(dir, 'packages', 'app'), '--check');
+    expect(ok.code, ok.stdout).toBe(0);
+    expect(ok.stderr).toBe('');
+
+    const settingsPath = join(dir, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(settingsPath, 'utf8'));
+    settings.hooks.Stop.push({ hooks: [{ type: 'command', command: 'node /moved/away/dist/hooks/stop.js' }] });
+    writeFileSync(settingsPath, JSON.stringify(settings));
+    const stale = init(dir, '--check');
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toMatch(/^stale +\.claude\/settings\.json +\(replaced 1 stale Leopold hook: node \/moved\/away\/dist\/hooks\/stop\.js\)$/m);
+    expect(JSON.parse(readFileSync(settingsPath, 'utf8'))).toEqual(settings);
+  });
+
+  it('ignores the run\'s transient files and nothing a team commits', () => {
+    const dir = join(work, `git${n++}`);
+    mkdirSync(dir);
+    if (spawnSync('git', ['init', '-q'], { cwd: dir }).status !== 0) return; // no git here: the unit below still runs
+    expect(init(dir).code).toBe(0);
+    const ignored = (path: string) => spawnSync('git', ['check-ignore', '-q', path], { cwd: dir }).status === 0;
+    for (const path of ['state.json', 'events.jsonl', 'CHECKPOINT.md', 'STOP', 'ALLOW_GIT', 'ALLOW_PUSH', 'state.json.lock', 'PLAN.md.lock', 'DECISIONS.md.lock', 'events.jsonl.lock', 'PLAN.md.lock.broken-12-ab', '.state.json.1.0.tmp']) {
+      expect(ignored(`.leopold/${path}`), path).toBe(true);
+    }
+    for (const path of ['.leopold/PLAN.md', '.leopold/MISSION.md', '.leopold/CHARTER.md', '.leopold/GUARDRAILS.md', '.leopold/DECISIONS.md', '.leopold/workflow-args.json', '.claude/settings.json', '.claude/workflows/leopold-run.js']) {
+      expect(ignored(path), path).toBe(false);
+    }
+    // A second run adds nothing; a user's own rules stay and only missing ones are appended.
+    expect(init(dir).stdout).toMatch(/^unchanged +\.leopold\/\.gitignore$/m);
+    writeFileSync(join(dir, '.leopold', '.gitignore'), 'my-notes.txt\nstate.json');
+    expect(init(dir).stdout).toMatch(/^updated +\.leopold\/\.gitignore +\(added events\.jsonl /m);
+    const text = readFileSync(join(dir, '.leopold', '.gitignore'), 'utf8');
+    expect(text.startsWith('my-notes.txt\nstate.json\nevents.jsonl\n')).toBe(true);
+    expect(IGNORE_RULES.every((rule) => text.split('\n').includes(rule))).toBe(true);
+  });
+
+  it('no absolute path in any file init or compile writes (the temp dir, the checkout)', () => {
+    const dir = join(realpathSync(mkdtempSync(join(tmpdir(), 'leopold init abs '))), 'my repo');
+    mkdirSync(join(dir, '.git'), { recursive: true });
+    mkdirSync(join(dir, 'src'));
+    try {
+      expect(init(join(dir, 'src')).code).toBe(0);
+      const compiled = spawnSync(process.execPath, [cli, 'compile'], { cwd: join(dir, 'src'), encoding: 'utf8' });
+      expect(compiled.status, compiled.stderr).toBe(0);
+      const files = filesUnder(dir);
+      expect(Object.keys(files).sort()).toEqual(
+        [
+          '.claude/settings.json',
+          '.claude/skills/leopold-run/SKILL.md',
+          '.claude/skills/leopold-workflow/SKILL.md',
+          '.claude/workflows/leopold-run.js',
+          '.leopold/.gitignore',
+          '.leopold/CHARTER.md',
+          '.leopold/GUARDRAILS.md',
+          '.leopold/MISSION.md',
+          '.leopold/PLAN.md',
+          '.leopold/workflow-args.json',
+        ].sort(),
+      );
+      for (const [path, text] of Object.entries(files)) {
+        for (const absolute of [dir, realpathSync(tmpdir()), tmpdir(), root, work]) expect(text.includes(absolute), `${path} contains ${absolute}`).toBe(false);
+        expect(text, path).not.toMatch(/(^|[\s"'`(=])\/(tmp|work|root|home|Users)\//m);
+      }
+    } finally {
+      rmSync(dirname(dir), { recursive: true, force: true });
+    }
   });
 });

@@ -202,7 +202,7 @@ async function sessionRun(c: Case): Promise<{ dispatched: number[]; stop: string
       await record({ events: [{ event: 'tool', item, command: 'npm test', exit: a.exit }] });
       if (a.exit === 0) await tickPlan(plan, String(item));
     } else {
-      const template = /Record the decision with its persona:\nWrite \.leopold\/record\.json with the Write tool, then run: leopold record < \.leopold\/record\.json\n(.*)/.exec(reason);
+      const template = /Record the decision with its persona:\nWrite \.leopold\/record\.json with the Write tool, then run: node_modules\/\.bin\/leopold record < \.leopold\/record\.json\n(.*)/.exec(reason);
       expect(template, 'the @human block reason carries the record template').not.toBeNull();
       const doc = JSON.parse(template![1]!) as { decisions: Record<string, unknown>[] };
       const p = personaValue(a.human.role);

@@ -27,6 +27,19 @@ export async function buildDist(copy?: { into: string; files: readonly string[] 
   );
 }
 
+/** Runs `fn` under the build lock: nothing rebuilds dist/ meanwhile (npm pack runs the build too). */
+export async function underBuildLock<T>(fn: () => T): Promise<T> {
+  return withLock(join(root, 'dist', '.record-tests-build.lock'), fn, { timeoutMs: 180_000 });
+}
+
+/** Builds dist/ and copies the whole plugin directory (dist/plugin) to `into`, under the lock. */
+export async function builtPlugin(into: string): Promise<void> {
+  await underBuildLock(() => {
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'pipe' });
+    cpSync(join(root, 'dist', 'plugin'), into, { recursive: true });
+  });
+}
+
 /** A private copy of the freshly built dist/leopold.js, checked to start (`--version`). */
 export async function leopoldBinary(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'leopold-bin-'));

@@ -1,28 +1,38 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtLeopold } from '../compile/harness.js';
 import { eventsOf, simulate, ticksOf } from './harness.js';
+import { PROJECT_CLI } from '../../runtime/project-cli/index.js';
 
 const amendBlock = (...lines: string[]) => `\`\`\`leopold-amend\n${lines.join('\n')}\n\`\`\``;
 const feedback = (...lines: string[]) => ({ value: { amendments: lines.length === 0 ? '' : amendBlock(...lines), summary: 'looked at the run' } });
 const work = (n: number) => [`i${n}:implement`, `i${n}:verify`, `i${n}:review:correctness`, 'scribe'];
 
-/** Runs the exact scribe command with the built binary in a temp project holding `plan`, inside an active workflow run. */
+/**
+ * Runs the exact scribe command through `sh -c`, as the scribe would, from a subdirectory
+ * of a temp project holding `plan` (inside an active workflow run) whose own install is the
+ * built binary, with no `leopold` on PATH.
+ */
 async function runScribeCommand(plan: string, command: string) {
   const { bin } = await builtLeopold();
-  const root = mkdtempSync(join(tmpdir(), 'leopold-feedback-'));
-  mkdirSync(join(root, '.leopold'));
-  writeFileSync(join(root, '.leopold', 'PLAN.md'), plan);
-  writeFileSync(join(root, '.leopold', 'state.json'), `${JSON.stringify({ version: 1, active: true, engine: 'workflow' })}\n`);
-  const [name, ...args] = command.split(' ');
-  expect(name).toBe('leopold');
-  const run = (argv: string[]) => spawnSync(process.execPath, [bin, ...argv], { cwd: root, encoding: 'utf8', env: { ...process.env, LEOPOLD_AUTONOMY: '' } });
-  const amended = run(args);
-  const graph = run(['graph', '--json']);
-  return { code: amended.status, ack: JSON.parse(amended.stdout) as unknown, nodes: (JSON.parse(graph.stdout) as { nodes: { index: number; text: string; deps: number[]; kind: string }[] }).nodes };
+  const root = mkdtempSync(join(tmpdir(), 'leopold feedback '));
+  try {
+    mkdirSync(join(root, '.leopold'));
+    mkdirSync(join(root, 'node_modules', '.bin'), { recursive: true });
+    symlinkSync(bin, join(root, 'node_modules', '.bin', 'leopold'));
+    writeFileSync(join(root, '.leopold', 'PLAN.md'), plan);
+    writeFileSync(join(root, '.leopold', 'state.json'), `${JSON.stringify({ version: 1, active: true, engine: 'workflow' })}\n`);
+    expect(command.startsWith(`${PROJECT_CLI} `)).toBe(true);
+    const env = { CLAUDE_PROJECT_DIR: root, PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, LEOPOLD_AUTONOMY: '' };
+    const amended = spawnSync('/bin/sh', ['-c', command], { cwd: root, encoding: 'utf8', env });
+    const graph = spawnSync(process.execPath, [bin, 'graph', '--json'], { cwd: root, encoding: 'utf8', env });
+    return { code: amended.status, ack: JSON.parse(amended.stdout) as unknown, nodes: (JSON.parse(graph.stdout) as { nodes: { index: number; text: string; deps: number[]; kind: string }[] }).nodes };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
 
 describe('@feedback nodes', () => {
@@ -36,7 +46,7 @@ describe('@feedback nodes', () => {
     // The feedback node's scribe call: the record, the amendment, then its own tick.
     const batch = s.scribe[1]!;
     const answer = '```leopold-amend\nADD (after: 3) Document the new flag\n```\n';
-    expect(batch.amends).toEqual([{ command: `leopold plan amend --base64 ${Buffer.from(answer).toString('base64')} --json`, answer }]);
+    expect(batch.amends).toEqual([{ command: `${PROJECT_CLI} plan amend --base64 ${Buffer.from(answer).toString('base64')} --json`, answer }]);
     expect(batch.ticks).toEqual([2]);
     const call = s.run.journal.filter((c) => c.label === 'scribe')[1]!;
     expect(call.prompt.indexOf('leopold record')).toBeLessThan(call.prompt.indexOf('leopold plan amend'));

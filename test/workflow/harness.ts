@@ -67,7 +67,7 @@ export function scribeBatches(run: HostRun): ScribeBatch[] {
     .map((call) => {
       const record = /leopold record --base64 ([A-Za-z0-9+/=]+)/.exec(call.prompt);
       const ticks = [...call.prompt.matchAll(/leopold plan tick (\d+) --json/g)].map((m) => Number(m[1]));
-      const amends = [...call.prompt.matchAll(/^ {4}(leopold plan amend --base64 ([A-Za-z0-9+/=]+) --json)$/gm)].map((m) => ({
+      const amends = [...call.prompt.matchAll(/^ {4}(node_modules\/\.bin\/leopold plan amend --base64 ([A-Za-z0-9+/=]+) --json)$/gm)].map((m) => ({
         command: m[1]!,
         answer: Buffer.from(m[2]!, 'base64').toString('utf8'),
       }));

@@ -8,6 +8,7 @@ import { addedWork, amendCommand } from '../../runtime/workflow/amend.js';
 import { irOf } from '../../runtime/workflow/nodes.js';
 import type { EmbeddedNode } from '../../runtime/workflow/plan.js';
 import { parseAmendments } from '../../runtime/amend/parse.js';
+import { PROJECT_CLI } from '../../runtime/project-cli/index.js';
 
 describe('base64Utf8', () => {
   it('matches Buffer for any string, lone surrogates included', () => {
@@ -33,16 +34,16 @@ describe('scribe commands', () => {
   it('one record call with the base64 payload, then one tick per item', () => {
     const commands = scribeCommands({ decisions: [], events: [{ event: 'item-done', item: 2 }], ticks: [2, 5] });
     expect(commands).toEqual([
-      `leopold record --base64 ${Buffer.from('{"events":[{"event":"item-done","item":2}]}').toString('base64')}`,
-      'leopold plan tick 2 --json',
-      'leopold plan tick 5 --json',
+      `${PROJECT_CLI} record --base64 ${Buffer.from('{"events":[{"event":"item-done","item":2}]}').toString('base64')}`,
+      `${PROJECT_CLI} plan tick 2 --json`,
+      `${PROJECT_CLI} plan tick 5 --json`,
     ]);
   });
 
   it('an amendment runs after the record and before the ticks', () => {
     const amend = 'leopold plan amend --base64 YQ== --json';
     const commands = scribeCommands({ decisions: [], events: [{ event: 'amendments' }], amends: [{ command: amend }], ticks: [2] });
-    expect(commands.slice(1)).toEqual([amend, 'leopold plan tick 2 --json']);
+    expect(commands.slice(1)).toEqual([amend, `${PROJECT_CLI} plan tick 2 --json`]);
   });
 });
 
@@ -50,7 +51,7 @@ describe('added work', () => {
   it('takes the next indexes, resolves (after:) against the plan and the batch, and gets the unclassified defaults', () => {
     const plan = irOf([node(1), node(2)]);
     const accepted = parseAmendments('```leopold-amend\nADD (after: 2, 1 2) Add tests\nADD (after: 3) Write docs\n```');
-    expect(amendCommand(accepted)).toBe(`leopold plan amend --base64 ${Buffer.from('```leopold-amend\nADD (after: 2, 1 2) Add tests\nADD (after: 3) Write docs\n```\n').toString('base64')} --json`);
+    expect(amendCommand(accepted)).toBe(`${PROJECT_CLI} plan amend --base64 ${Buffer.from('```leopold-amend\nADD (after: 2, 1 2) Add tests\nADD (after: 3) Write docs\n```\n').toString('base64')} --json`);
     expect(addedWork(plan, accepted).map(({ index, id, text, deps, effort, critical, sensitive, kind, done }) => ({ index, id, text, deps, effort, critical, sensitive, kind, done }))).toEqual([
       { index: 3, id: 'i3', text: 'Add tests', deps: [2, 1], effort: 'medium', critical: false, sensitive: false, kind: 'work', done: false },
       { index: 4, id: 'i4', text: 'Write docs', deps: [3], effort: 'medium', critical: false, sensitive: false, kind: 'work', done: false },

@@ -10,7 +10,7 @@ import { SCRIPT_PATH } from '../../emit/index.js';
 import { analyzePlan, compile, type CompileResult } from '../../index.js';
 import { proposalVerdicts, renderRepairReport, repairDecision, repairPrompt, type RepairOutcome } from '../../repair/index.js';
 import { appendDecisions } from '../../../runtime/decisions/index.js';
-import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
+import { writeFileAtomic, writeFilesAtomic } from '../../../runtime/fs/atomic.js';
 import { emptyState, readState, updateState } from '../../../runtime/state/index.js';
 import { planLayout, readCompileOptions, type PlanLayout } from '../compile-inputs.js';
 import { endQuietlyOnBrokenPipe, shownPath } from '../io.js';
@@ -129,8 +129,10 @@ async function runCompile(planArg: string | undefined, opts: CompileCliOptions):
   }
   if (opts.check) return checkOutputs(result, layout, cwd);
   mkdirSync(dirname(layout.scriptAbs), { recursive: true });
-  writeFileAtomic(layout.scriptAbs, result.script);
-  writeFileAtomic(layout.argsAbs, result.argsJson);
+  writeFilesAtomic([
+    { path: layout.scriptAbs, data: result.script },
+    { path: layout.argsAbs, data: result.argsJson },
+  ]);
   const bytes = Buffer.byteLength(result.script, 'utf8');
   process.stderr.write(`leopold: wrote ${shownPath(cwd, layout.scriptAbs)} (${bytes} bytes) and ${shownPath(cwd, layout.argsAbs)}\n`);
   return EXIT.ok;

@@ -8,6 +8,7 @@ import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { SCRIPT_PATH } from '../../emit/index.js';
 import type { AgentCall, HostRun } from '../../../runtime/host/index.js';
 import { clientJournal, findClaudeBinary, runClient, startModelServer, type ModelScript } from '../../../runtime/scripted-model/index.js';
+import { PROJECT_CLI, PROJECT_CLI_RULE } from '../../../runtime/project-cli/index.js';
 import type { PlanLayout } from '../compile-inputs.js';
 
 /**
@@ -60,8 +61,7 @@ export async function rehearseInClaudeCode(input: RehearsalInput): Promise<Rehea
       home: join(scratch, 'home'),
       baseUrl: server.url,
       prompt: 'Run the compiled Leopold workflow (a rehearsal on a scripted model).',
-      args: ['--permission-mode', 'acceptEdits', '--allowedTools', 'Workflow,Bash(leopold *)'],
-      env: { PATH: `${join(scratch, 'bin')}:${process.env.PATH ?? ''}` },
+      args: ['--permission-mode', 'acceptEdits', '--allowedTools', `Workflow,${PROJECT_CLI_RULE}`],
       timeoutMs: input.timeoutMs,
     });
     if (client.timedOut) throw new LeopoldError(`the rehearsal did not finish within ${Math.round(input.timeoutMs / 1000)} s (raise --timeout)`);
@@ -72,7 +72,7 @@ export async function rehearseInClaudeCode(input: RehearsalInput): Promise<Rehea
   }
 }
 
-/** The scratch project: the brief, the compiled script, and a `leopold` the scribe can run (on PATH and in node_modules/.bin). */
+/** The scratch project: the brief, the compiled script, and a `leopold` the scribe can run where it looks (node_modules/.bin). */
 function setUpScratch(scratch: string, input: RehearsalInput): string {
   const repo = join(scratch, 'repo');
   // Always .leopold/PLAN.md, whatever the plan is called: that is where the scribe's `leopold plan tick` looks.
@@ -87,12 +87,9 @@ function setUpScratch(scratch: string, input: RehearsalInput): string {
   const scriptAbs = join(repo, SCRIPT_PATH);
   mkdirSync(dirname(scriptAbs), { recursive: true });
   writeFileSync(scriptAbs, input.script);
-  // This very CLI, for the scribe's `leopold record` / `leopold plan tick` calls.
-  const shim = `#!/bin/sh\nexec "${process.execPath}" "${fileURLToPath(import.meta.url)}" "$@"\n`;
-  for (const dir of [join(scratch, 'bin'), join(repo, 'node_modules', '.bin')]) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'leopold'), shim, { mode: 0o755 });
-  }
+  // This very CLI where the scribe's commands look for the project's install (runtime/project-cli).
+  mkdirSync(join(repo, 'node_modules', '.bin'), { recursive: true });
+  writeFileSync(join(repo, PROJECT_CLI), `#!/bin/sh\nexec "${process.execPath}" "${fileURLToPath(import.meta.url)}" "$@"\n`, { mode: 0o755 });
   return repo;
 }
 

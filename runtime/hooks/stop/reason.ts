@@ -1,5 +1,6 @@
 import type { PlanItem } from '../../plan/schema.js';
 import { FORBIDDEN_ACTIONS } from '../../persona/prompt-text.js';
+import { leopoldCommand } from '../../project-cli/index.js';
 import { DECISION_PROTOCOL } from '../../workflow/prompts.js';
 
 /** What the block reason is built from; the I/O edge gathers the charter rules and the schema lazily. */
@@ -27,10 +28,11 @@ export const RECORD_FILE = '.leopold/record.json';
 /**
  * How the session records: write the JSON to a file, then redirect it into `leopold record`.
  * The real client refuses a Bash command that carries JSON inline ("Contains brace with
- * quote character (expansion obfuscation)"), even under `Bash(leopold *)`, so a heredoc
- * instruction could never be followed; a redirect from a file passes (measured on 2.1.332).
+ * quote character (expansion obfuscation)"), even under an allow rule for the CLI, so a
+ * heredoc instruction could never be followed; a redirect from a file passes (measured on
+ * 2.1.332).
  */
-const record = (doc: unknown) => `Write ${RECORD_FILE} with the Write tool, then run: leopold record < ${RECORD_FILE}\n${json(doc)}`;
+const record = (doc: unknown) => `Write ${RECORD_FILE} with the Write tool, then run: ${leopoldCommand('record')} < ${RECORD_FILE}\n${json(doc)}`;
 
 /** The placeholders a decision template carries; the session replaces every `<…>`. */
 export const DECISION_PLACEHOLDERS = {
@@ -65,7 +67,7 @@ export function blockReason(input: ReasonInput): string {
   if (item.scenarios.length > 0) parts.push(`Acceptance scenarios (check these first):\n${item.scenarios.map((s) => `- ${s}`).join('\n')}`);
   if (item.writes.length > 0) parts.push(`Change only files matching: ${item.writes.join(' ')}`);
 
-  const tick = `leopold plan tick ${n}`;
+  const tick = leopoldCommand(`plan tick ${n}`);
   const fork = personaFork(input);
   if (fork) parts.push(fork);
   switch (item.kind) {

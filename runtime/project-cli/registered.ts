@@ -1,0 +1,39 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { leopoldHookOf } from './index.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Every hook command a parsed settings file registers, on any event. */
+function hookCommands(settings: unknown): unknown[] {
+  if (!isObject(settings) || !isObject(settings.hooks)) return [];
+  return Object.values(settings.hooks)
+    .flatMap((groups) => (Array.isArray(groups) ? groups : []))
+    .flatMap((group: unknown) => (isObject(group) && Array.isArray(group.hooks) ? group.hooks : []))
+    .map((hook: unknown) => (isObject(hook) ? hook.command : undefined));
+}
+
+/**
+ * True when the project's own settings (`.claude/settings.json` or `settings.local.json`)
+ * register Leopold's `hook` in a form that will run here: a script that exists (with
+ * `$CLAUDE_PROJECT_DIR` read as `projectDir`) or `leopold hook …`. The plugin's copy of
+ * the hook then stays silent, so a project never runs two guards or two Stop hooks
+ * (docs/init.md, "Plugin and init together"). Unreadable settings count as none.
+ */
+export function projectRunsOwnHook(projectDir: string, hook: 'guard' | 'stop'): boolean {
+  for (const name of ['settings.json', 'settings.local.json']) {
+    let settings: unknown;
+    try {
+      settings = JSON.parse(readFileSync(join(projectDir, '.claude', name), 'utf8').replace(/^\uFEFF/, ''));
+    } catch {
+      continue;
+    }
+    for (const command of hookCommands(settings)) {
+      const ours = leopoldHookOf(command);
+      if (ours === null || ours.hook !== hook) continue;
+      if (ours.script === null) return true;
+      if (existsSync(ours.script.replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, projectDir))) return true;
+    }
+  }
+  return false;
+}
