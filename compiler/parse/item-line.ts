@@ -31,7 +31,8 @@ interface Piece {
 // Sticky patterns, applied at a cursor over the joined item text.
 const WHITESPACE = /\s*/y;
 const DEPENDENCY = /\((after|deps)[ \t]*:([^)]*)\)/iy;
-const KIND = /@(?:node\s+)?(work|gate|verify|tool|human|feedback)(?![A-Za-z0-9_-])/iy;
+// `@gate`, `@node gate`; a colon may follow `@node` or the kind (`@node: human Ask them`).
+const KIND = /@(?:node(?:[ \t]*:\s*|\s+))?(work|gate|verify|tool|human|feedback)(?![A-Za-z0-9_-]):?/iy;
 const EXPLICIT_LABEL = /([A-Za-z0-9_][\w.-]*):(?=\s|$)/y;
 // A bare label is a lowercase word with more text after it; a lone word is the text.
 const BARE_LABEL = /([a-z][a-z0-9-]*)\s+(?=\S)/y;
