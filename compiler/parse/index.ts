@@ -22,17 +22,20 @@ export type ParsedPlan = PlanIR & { notCheckboxes?: NotCheckbox[] };
  * Parses PLAN.md text into the Plan IR. Pure and total: any string gives an IR, never an
  * exception. Problems are left as facts (strays, depRefs, legacy lines) for the graph phase.
  */
-export function parsePlan(text: string, file: string): ParsedPlan {
-  return parsePlanWith(text, file, CHUNK_LIMITS);
+export function parsePlan(text: string, file: string, onProgress?: ParseProgress): ParsedPlan {
+  return parsePlanWith(text, file, CHUNK_LIMITS, onProgress);
 }
+
+/** Told, after each Markdown piece, how many of the body's characters are parsed (for a progress line). */
+export type ParseProgress = (parsed: number, total: number) => void;
 
 /**
  * `parsePlan` with the Markdown parse cut into pieces at `limits` (see chunks.ts). For
  * tests: `WHOLE_DOCUMENT` is the one-piece oracle, tiny limits cut at every cut point.
  */
-export function parsePlanWith(text: string, file: string, limits: ChunkLimits): ParsedPlan {
+export function parsePlanWith(text: string, file: string, limits: ChunkLimits, onProgress?: ParseProgress): ParsedPlan {
   const source = readSource(text);
-  const markdown = readMarkdown(source, limits);
+  const markdown = readMarkdown(source, limits, onProgress);
 
   // 1. Each item's own first paragraph: text, anchor and leading markers.
   const written = markdown.items.map((item) => ({ item, line: readItemLine(source, item) }));

@@ -40,10 +40,19 @@ export interface Piece {
  * `limits`, and collects task items and code/HTML line ranges in body positions. Small
  * bodies, and `WHOLE_DOCUMENT`, parse in one piece.
  */
-export function readMarkdown(source: SourceText, limits: ChunkLimits = CHUNK_LIMITS): MarkdownFacts {
+export function readMarkdown(
+  source: SourceText,
+  limits: ChunkLimits = CHUNK_LIMITS,
+  onProgress?: (parsed: number, total: number) => void,
+): MarkdownFacts {
   const facts: MarkdownFacts = { items: [], codeLineRanges: [] };
   try {
-    for (const piece of markdownPieces(source, limits)) walk(piece, source.body, facts);
+    for (const piece of markdownPieces(source, limits)) {
+      walk(piece, source.body, facts);
+      // A piece starts where the previous one ended, so its start is what is parsed so far.
+      onProgress?.(piece.offset, source.body.length);
+    }
+    onProgress?.(source.body.length, source.body.length);
   } catch {
     // remark has no documented failure mode on text; if it ever gives up, the plan simply
     // has no items and the graph phase reports an empty plan instead of us crashing.
