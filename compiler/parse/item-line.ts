@@ -1,6 +1,6 @@
 import type { NodeKind, Span } from '../../runtime/plan/schema.js';
 import type { TaskListItem } from './markdown.js';
-import { isMarkerLine } from './marker-lines.js';
+import { isMarkerLine, isScenarioLine, scenarioContinues } from './marker-lines.js';
 import { lineIndexAt, spanOf, trimmedRange, type SourceText } from './source.js';
 
 /** A dependency reference as written on the item line, before anchors are known. */
@@ -111,7 +111,8 @@ export function readItemLine(source: SourceText, item: TaskListItem): ItemLine {
 /**
  * The item's first paragraph as pieces of source lines: the rest of the checkbox line,
  * then each continuation line trimmed. Marker lines (lazy continuations such as
- * `@on fail -> 3`) belong to the marker pass, never to the text.
+ * `@on fail -> 3`) belong to the marker pass, never to the text, and so do the lines
+ * that wrap a long `@scenario` line (indented deeper than it).
  */
 function textPieces(source: SourceText, item: TaskListItem): Piece[] {
   const { body } = source;
@@ -120,12 +121,24 @@ function textPieces(source: SourceText, item: TaskListItem): Piece[] {
   const lastLine = lineIndexAt(source, item.paragraphEnd);
   const pieces: Piece[] = [];
   let at = 0;
+  let scenarioIndent: number | null = null; // indentation of the @scenario line being wrapped
   for (let line = firstLine; line <= lastLine; line++) {
-    const start = line === firstLine ? textStart : (source.lineStarts[line] as number);
+    const lineStart = source.lineStarts[line] as number;
+    const start = line === firstLine ? textStart : lineStart;
     const end = Math.min(source.lineEnds[line] as number, item.paragraphEnd);
     const range = trimmedRange(body, Math.min(start, end), end);
+    if (line !== firstLine) {
+      const indent = range.start - lineStart;
+      if (isMarkerLine(body, range.start, range.end)) {
+        scenarioIndent = isScenarioLine(body.slice(range.start, range.end)) ? indent : null;
+        continue;
+      }
+      // A line indented deeper than the @scenario line above it wraps that scenario.
+      if (scenarioIndent !== null && scenarioContinues(scenarioIndent, indent, range.start === range.end)) continue;
+      scenarioIndent = null;
+    }
     // The first piece is kept even when empty, so an empty text still has a position.
-    if (line !== firstLine && (range.start === range.end || isMarkerLine(body, range.start, range.end))) continue;
+    if (line !== firstLine && range.start === range.end) continue;
     if (pieces.length > 0) at += 1; // the joining space
     pieces.push({ start: range.start, end: range.end, at });
     at += range.end - range.start;

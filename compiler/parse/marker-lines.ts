@@ -41,6 +41,20 @@ export function markerName(text: string): string {
   return (end === -1 ? text.slice(1) : text.slice(1, end + 1)).toLowerCase();
 }
 
+/** True for a trimmed `@scenario …` line (any case, with or without the colon). */
+export function isScenarioLine(text: string): boolean {
+  return markerName(text) === 'scenario';
+}
+
+/**
+ * Whether a line at `indent` wraps the `@scenario` line at `scenarioIndent` above it: it
+ * is not blank and is indented deeper. (A scenario is prose and long ones wrap; a line at
+ * the marker's own indentation or less is the item's text again.)
+ */
+export function scenarioContinues(scenarioIndent: number, indent: number, blank: boolean): boolean {
+  return !blank && indent > scenarioIndent;
+}
+
 /** What follows the marker word (and its optional colon), trimmed. */
 function markerRest(marker: WrittenMarker): string {
   const rest = marker.text.slice(1 + marker.name.length);
