@@ -121,8 +121,9 @@ function attachMarker(
       break;
     case 'kind':
       // The last kind written wins: a kind line below the item overrides the item line.
+      // A kind line without a label keeps the label already written (as the original does).
       item.kind = meaning.kind;
-      item.label = meaning.label;
+      if (meaning.label !== null) item.label = meaning.label;
       item.kindSpan = meaning.span;
       if (meaning.command !== null) toolCommands.set(item.index, meaning.command);
       else toolCommands.delete(item.index);

@@ -33,9 +33,10 @@ const WHITESPACE = /\s*/y;
 const DEPENDENCY = /\((after|deps)[ \t]*:([^)]*)\)/iy;
 // `@gate`, `@node gate`; a colon may follow `@node` or the kind (`@node: human Ask them`).
 const KIND = /@(?:node(?:[ \t]*:\s*|\s+))?(work|gate|verify|tool|human|feedback)(?![A-Za-z0-9_-]):?/iy;
-const EXPLICIT_LABEL = /([A-Za-z0-9_][\w.-]*):(?=\s|$)/y;
+const EXPLICIT_LABEL = /([A-Za-z0-9_][\w./-]*):(?=\s|$)/y;
 // A bare label is a lowercase word with more text after it; a lone word is the text.
-const BARE_LABEL = /([a-z][a-z0-9-]*)\s+(?=\S)/y;
+// `_`, `.` and `/` as the original Leopold allows them (`@gate v1.2 Check`, `@gate api/v2 …`).
+const BARE_LABEL = /([a-z][a-z0-9_./-]*)\s+(?=\S)/y;
 const REF_TOKEN = /[^\s,]+/g;
 const TRAILING_ANCHOR = /\{#([a-z][a-z0-9-]*)\}\s*$/;
 

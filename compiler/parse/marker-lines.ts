@@ -97,7 +97,7 @@ export function readMarker(marker: WrittenMarker, anchors: AnchorTable): MarkerM
   }
 }
 
-const EXPLICIT_LABEL = /^([A-Za-z0-9_][\w.-]*):(?:\s+|$)/;
+const EXPLICIT_LABEL = /^([A-Za-z0-9_][\w./-]*):(?:\s+|$)/;
 
 /** `@gate security`, `@node human ops`, `@tool deploy: \`make\``: a kind, a label, a tool's command. */
 function readKindLine(kind: NodeKind, rest: string, span: Span): MarkerMeaning {
