@@ -80,10 +80,13 @@ export function readItemLine(source: SourceText, item: TaskListItem): ItemLine {
       cursor = skipWhitespace(content, DEPENDENCY.lastIndex);
       continue;
     }
-    if (line.kind !== null) break;
+    // A tool's text is its command: nothing after `@tool` is read as another kind.
+    if (line.kind === 'tool') break;
     KIND.lastIndex = cursor;
     const kind = KIND.exec(content);
     if (!kind) break;
+    // Several leading kinds: the last one wins (`@gate sec @human Ask` is human), as in the
+    // original Leopold; a label, once written, stays unless a later kind names another.
     line.kind = (kind[1] as string).toLowerCase() as NodeKind;
     line.kindSpan = spanAt(cursor, KIND.lastIndex);
     cursor = skipWhitespace(content, KIND.lastIndex);
