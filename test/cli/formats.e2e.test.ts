@@ -115,7 +115,12 @@ describe('graph and the size limit', () => {
     expect(graph.code).toBe(1);
     const diagnostics = JSON.parse(graph.stderr) as Array<{ code: string }>;
     expect(diagnostics.map((d) => d.code)).toContain('host-contract/size');
-    expect(leopold(root, ['compile', '--format', 'json']).code).toBe(1);
+    // compile refuses it too, in one JSON document, and says nothing about repair.
+    const compile = leopold(root, ['compile', '--format', 'json']);
+    expect(compile.code).toBe(1);
+    const doc = JSON.parse(compile.stderr) as { diagnostics: Array<{ code: string }>; notes: unknown[] };
+    expect(doc.diagnostics.map((d) => d.code)).toEqual(['host-contract/size']);
+    expect(doc.notes).toEqual([]);
   });
 });
 
