@@ -9,7 +9,8 @@ export interface ProgressLine {
   done(): void;
 }
 
-const SILENT: ProgressLine = { update: () => {}, done: () => {} };
+/** The line that never draws (small plans, pipes, machine formats). */
+export const SILENT_PROGRESS: ProgressLine = { update: () => {}, done: () => {} };
 
 /**
  * One line on stderr, `leopold: parsing 40% PLAN.md (5.2 MB)`, rewritten in place while a
@@ -18,7 +19,7 @@ const SILENT: ProgressLine = { update: () => {}, done: () => {} };
  * formats stay pure and logs stay clean.
  */
 export function parseProgress(text: string, shownPlan: string, stream: NodeJS.WriteStream = process.stderr): ProgressLine {
-  if (!stream.isTTY || text.length < PROGRESS_MIN_CHARS) return SILENT;
+  if (!stream.isTTY || text.length < PROGRESS_MIN_CHARS) return SILENT_PROGRESS;
   const size = `${(Buffer.byteLength(text, 'utf8') / 1e6).toFixed(1)} MB`;
   let shown = -1;
   let drawn = false;

@@ -14,7 +14,7 @@ import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import { emptyState, readState, updateState } from '../../../runtime/state/index.js';
 import { planLayout, readCompileOptions, type PlanLayout } from '../compile-inputs.js';
 import { endQuietlyOnBrokenPipe, shownPath } from '../io.js';
-import { parseProgress } from '../progress.js';
+import { parseProgress, SILENT_PROGRESS } from '../progress.js';
 import { fromRepositoryRoot, repositoryRoot, StderrReport } from '../report.js';
 import { EXIT } from '../exit.js';
 import { repairTimeoutMs, runRepairCommand } from '../repair-command.js';
@@ -134,7 +134,8 @@ function layoutOf(planArg: string | undefined, cwd: string): Layout {
 
 /** Runs `leopold compile`; returns the exit code. I/O problems throw LeopoldError (exit 2). */
 async function runCompile({ opts, layout, text, base, report, cwd }: CompileRun): Promise<number> {
-  const progress = parseProgress(text, layout.planShown);
+  // Only in text: a machine format gets no byte it did not ask for, erased or not.
+  const progress = report.format === 'text' ? parseProgress(text, layout.planShown) : SILENT_PROGRESS;
   let result = compile(text, { ...base, onParseProgress: progress.update });
   progress.done();
   for (const warning of result.autonomy.warnings) report.note(warning, 'warning');

@@ -12,7 +12,7 @@ import { analyzePlan, type CompileOptions } from '../../index.js';
 import type { PlanItem } from '../../../runtime/plan/schema.js';
 import { planLayout, readCompileOptions } from '../compile-inputs.js';
 import { endQuietlyOnBrokenPipe, resolvePlanPath } from '../io.js';
-import { parseProgress } from '../progress.js';
+import { parseProgress, SILENT_PROGRESS } from '../progress.js';
 import { fromRepositoryRoot, repositoryRoot } from '../report.js';
 import { EXIT } from '../exit.js';
 
@@ -58,7 +58,8 @@ function runGraph(planArg: string | undefined, opts: GraphOptions): number {
   // GUARDRAILS.md sits beside PLAN.md in a brief; its bad values are warnings like any other.
   const guardrailsPath = join(dirname(planPath), BRIEF_FILES.guardrails);
   const guardrails = readGuardrails(guardrailsPath);
-  const progress = parseProgress(text, planPath);
+  // Only with text diagnostics: --json promises nothing on stderr, machine formats no stray byte.
+  const progress = opts.json || opts.format !== 'text' ? SILENT_PROGRESS : parseProgress(text, planPath);
   const plain = analyzePlan(text, planPath, progress.update);
   const found = [...plain.diagnostics, ...guardrails.diagnostics];
   if (!hasErrors(found)) found.push(...sizeLimit(plain, planPath, guardrails.guardrails, cwd));
