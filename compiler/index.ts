@@ -4,7 +4,7 @@ import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagn
 import { buildCompiledPlan, emitWorkflow, type CompiledPlan } from './emit/index.js';
 import { checkPlan, wavesOf } from './graph/index.js';
 import type { PlanAnalysis } from './graph-output/analysis.js';
-import { parsePlan } from './parse/index.js';
+import { parsePlan, type ParseProgress } from './parse/index.js';
 import { repairPlan, type RepairOutcome } from './repair/index.js';
 import { resolveAutonomy, type ResolvedAutonomy } from '../runtime/autonomy/index.js';
 
@@ -14,8 +14,8 @@ export type { PlanAnalysis } from './graph-output/analysis.js';
  * Parses and validates plan text: the Plan IR, every graph diagnostic (sorted) and the
  * waves. Pure: `file` is only the name diagnostics carry, as the user gave it.
  */
-export function analyzePlan(text: string, file: string): PlanAnalysis {
-  const ir = parsePlan(text, file);
+export function analyzePlan(text: string, file: string, onParseProgress?: ParseProgress): PlanAnalysis {
+  const ir = parsePlan(text, file, onParseProgress);
   const diagnostics = checkPlan(ir);
   const waves = wavesOf(ir);
   return { ir, diagnostics, waves };
@@ -43,6 +43,8 @@ export interface CompileOptions {
    * `--print`, `--check` and `--no-repair`.
    */
   repair?: { answer: string; used: number } | undefined;
+  /** Told how far the Markdown parse of a large plan has got (the CLI's progress line). */
+  onParseProgress?: ParseProgress | undefined;
 }
 
 /** compile()'s answer. `planText` is the text compiled: the repaired one after a repair. */
@@ -77,7 +79,7 @@ export function compile(planText: string, options: CompileOptions): CompileResul
   });
 
   let text = planText;
-  let analysis = analyzePlan(text, shownFile);
+  let analysis = analyzePlan(text, shownFile, options.onParseProgress);
   let repair: RepairOutcome | null = null;
   if (hasErrors(analysis.diagnostics) && options.repair && autonomy.autonomy === 'full') {
     repair = repairPlan({ text, file: shownFile, ir: analysis.ir, diagnostics: analysis.diagnostics, ...options.repair, charter: options.charter });

@@ -11,12 +11,13 @@ export const MAX_TEXT_BYTES = 16 * 1024 * 1024;
  */
 export function readTextFile(path: string, what = 'file'): string {
   const shown = displayPath(path);
+  const a = withArticle(what);
   let bytes: Buffer;
   try {
     const stat = statSync(path);
-    if (stat.isDirectory()) throw new LeopoldError(`is a directory, expected a ${what}`, shown);
-    if (!stat.isFile()) throw new LeopoldError(`is not a regular file, expected a ${what}`, shown);
-    if (stat.size > MAX_TEXT_BYTES) throw new LeopoldError(`is ${stat.size} bytes; a ${what} must be under ${MAX_TEXT_BYTES} bytes`, shown);
+    if (stat.isDirectory()) throw new LeopoldError(`is a directory, expected ${a}`, shown);
+    if (!stat.isFile()) throw new LeopoldError(`is not a regular file, expected ${a}`, shown);
+    if (stat.size > MAX_TEXT_BYTES) throw new LeopoldError(`is ${stat.size} bytes; ${a} must be under ${MAX_TEXT_BYTES} bytes`, shown);
     bytes = readFileSync(path);
   } catch (error) {
     throw asLeopoldError(error, shown, what);
@@ -28,6 +29,11 @@ export function readTextFile(path: string, what = 'file'): string {
   } catch {
     throw new LeopoldError(`is not valid UTF-8 text, expected a UTF-8 ${what}`, shown);
   }
+}
+
+/** `a plan file`, `an answers file`: the article English wants before `what`. */
+function withArticle(what: string): string {
+  return `${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}`;
 }
 
 /** A path safe for a one-line message: control characters (a newline in a name) are escaped. */
@@ -50,11 +56,11 @@ function asLeopoldError(error: unknown, path: string, what: string): LeopoldErro
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   switch (code) {
     case 'ENOENT':
-      return new LeopoldError(`no such file (expected a ${what})`, path);
+      return new LeopoldError(`no such file (expected ${withArticle(what)})`, path);
     case 'ENOTDIR':
       return new LeopoldError(`no such file: a parent of it is not a directory`, path);
     case 'EISDIR':
-      return new LeopoldError(`is a directory, expected a ${what}`, path);
+      return new LeopoldError(`is a directory, expected ${withArticle(what)}`, path);
     case 'EACCES':
     case 'EPERM':
       return new LeopoldError('cannot be read: permission denied', path);

@@ -55,3 +55,21 @@ export function endQuietlyOnBrokenPipe(): void {
     });
   }
 }
+
+/**
+ * `--base64 TEXT` decoded, or why it cannot be: Node's decoder silently skips characters
+ * outside the alphabet, so `!!!` would decode to nothing and be reported as "no input".
+ * Blanks (a wrapped paste) are allowed; the URL-safe alphabet too.
+ */
+export function decodeBase64Option(text: string): { ok: true; text: string } | { ok: false; error: string } {
+  const compact = text.replace(/\s+/g, '');
+  const bad = /[^A-Za-z0-9+/_=-]/.exec(compact);
+  if (bad) {
+    return { ok: false, error: `--base64 is not base64: found ${JSON.stringify(bad[0])} at position ${bad.index + 1}; expected only A-Z, a-z, 0-9, +, / and = padding` };
+  }
+  if (compact === '' || /^=+$/.test(compact)) return { ok: false, error: '--base64 is empty; expected the input, base64-encoded' };
+  if (/=[^=]/.test(compact) || compact.length % 4 === 1) {
+    return { ok: false, error: '--base64 is not base64: its length or = padding is wrong; expected text from `base64` (e.g. base64 -w0 FILE)' };
+  }
+  return { ok: true, text: Buffer.from(compact, 'base64').toString('utf8') };
+}

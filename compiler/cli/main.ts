@@ -21,7 +21,11 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({
+      writeErr: (s) => process.stderr.write(s),
+      // One prefix for every CLI error: commander's own `error: …` lines read `leopold: …`.
+      outputError: (s, write) => write(s.replace(/^error: /, 'leopold: ')),
+    });
   registerCompile(program);
   registerGraph(program);
   registerRecord(program);

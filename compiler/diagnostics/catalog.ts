@@ -16,6 +16,8 @@ export const CATALOG = {
   'unknown-marker': { severity: 'warning', hint: 'Known markers: @on @emit @needs @scenario @writes @work @gate @verify @tool @human @feedback @node.' },
   'numbering-changed': { severity: 'warning', hint: 'Check every (after: N) and @on target; or use {#anchor} names, which never move.' },
   'write-scope-overlap': { severity: 'warning', hint: 'Items of one wave run together only when their @writes globs do not overlap.' },
+  'did-you-mean': { severity: 'warning', hint: 'Correct the spelling; as written it does not do what it looks like.' },
+  'not-a-checkbox': { severity: 'warning', hint: 'Only [ ], [x] and [X] make an item; use an {#anchor} to name items that never move.' },
   'bad-guardrail': { severity: 'warning', hint: 'The value was ignored and the default kept.' },
 } as const;
 

@@ -40,6 +40,7 @@ export function diagnosticFor(
   span: Span,
   message: string,
   items: readonly number[] = [],
+  hint: string | undefined = entry.hint,
 ): Diagnostic {
   return {
     code,
@@ -51,19 +52,24 @@ export function diagnosticFor(
     endLine: span.endLine,
     endColumn: span.endColumn,
     items: [...items].sort((a, b) => a - b),
-    ...(entry.hint === undefined ? {} : { hint: entry.hint }),
+    ...(hint === undefined ? {} : { hint }),
   };
 }
 
-/** Builds a diagnostic for a plan catalog code; severity and hint come from the catalog. */
+/**
+ * Builds a diagnostic for a plan catalog code; severity and hint come from the catalog,
+ * unless the check knows better advice for this one case (`did-you-mean` names the word).
+ */
 export function diagnostic(
   code: DiagnosticCode,
   file: string,
   span: Span,
   message: string,
   items: number[] = [],
+  hint?: string,
 ): Diagnostic {
-  return diagnosticFor(code, CATALOG[code], file, span, message, items);
+  const entry: CodeEntry = CATALOG[code];
+  return diagnosticFor(code, entry, file, span, message, items, hint ?? entry.hint);
 }
 
 /** Diagnostics in output order: by line, column, then code (SPEC-PLAN §3). */

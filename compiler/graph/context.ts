@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { PlanIR, PlanItem } from '../../runtime/plan/schema.js';
+import type { PlanItem } from '../../runtime/plan/schema.js';
+import type { ParsedPlan } from '../parse/index.js';
 import { buildGraph, itemsByIndex, type PlanDag } from './build-graph.js';
 import { findLoops, type Loop } from './loops.js';
 import { emittedKeysOf } from '../../runtime/plan/kind-facts.js';
@@ -8,7 +9,8 @@ import { wavesOf } from './waves.js';
 
 /** What every check may ask, computed once per plan. */
 export interface CheckContext {
-  ir: PlanIR;
+  /** The plan; `notCheckboxes` is there when the parser found any. */
+  ir: ParsedPlan;
   graph: PlanDag;
   /** Items by index. */
   items: Map<number, PlanItem>;
@@ -30,7 +32,7 @@ export interface CheckContext {
 export type Check = (ctx: CheckContext) => Diagnostic[];
 
 /** Computes the shared facts of a plan once, for all checks. */
-export function checkContext(ir: PlanIR): CheckContext {
+export function checkContext(ir: ParsedPlan): CheckContext {
   const { graph } = buildGraph(ir);
   const emitters = new Map<string, number[]>();
   for (const item of ir.items) {

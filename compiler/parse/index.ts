@@ -1,7 +1,7 @@
 import type { PlanIR, PlanItem, StrayMarker } from '../../runtime/plan/schema.js';
 import { CHUNK_LIMITS, type ChunkLimits } from './chunks.js';
 import { readItemLine } from './item-line.js';
-import { scanLines, type PlacedMarker } from './line-scan.js';
+import { scanLines, type NotCheckbox, type PlacedMarker } from './line-scan.js';
 import { readMarkdown } from './markdown.js';
 import { readMarker } from './marker-lines.js';
 import { referencedIndex, type AnchorTable } from './references.js';
@@ -9,22 +9,33 @@ import { lineIndexAt, readSource, spanOf } from './source.js';
 import { toolCommand } from './tool-command.js';
 
 export { CHUNK_LIMITS, WHOLE_DOCUMENT, type ChunkLimits } from './chunks.js';
+export type { NotCheckbox } from './line-scan.js';
+
+/**
+ * The Plan IR plus facts only the compiler's checks read. `notCheckboxes` (lines such as
+ * `- [~] skipped`, which are not items) is present only when there are some, so the IR of
+ * an ordinary plan is exactly a PlanIR.
+ */
+export type ParsedPlan = PlanIR & { notCheckboxes?: NotCheckbox[] };
 
 /**
  * Parses PLAN.md text into the Plan IR. Pure and total: any string gives an IR, never an
  * exception. Problems are left as facts (strays, depRefs, legacy lines) for the graph phase.
  */
-export function parsePlan(text: string, file: string): PlanIR {
-  return parsePlanWith(text, file, CHUNK_LIMITS);
+export function parsePlan(text: string, file: string, onProgress?: ParseProgress): ParsedPlan {
+  return parsePlanWith(text, file, CHUNK_LIMITS, onProgress);
 }
+
+/** Told, after each Markdown piece, how many of the body's characters are parsed (for a progress line). */
+export type ParseProgress = (parsed: number, total: number) => void;
 
 /**
  * `parsePlan` with the Markdown parse cut into pieces at `limits` (see chunks.ts). For
  * tests: `WHOLE_DOCUMENT` is the one-piece oracle, tiny limits cut at every cut point.
  */
-export function parsePlanWith(text: string, file: string, limits: ChunkLimits): PlanIR {
+export function parsePlanWith(text: string, file: string, limits: ChunkLimits, onProgress?: ParseProgress): ParsedPlan {
   const source = readSource(text);
-  const markdown = readMarkdown(source, limits);
+  const markdown = readMarkdown(source, limits, onProgress);
 
   // 1. Each item's own first paragraph: text, anchor and leading markers.
   const written = markdown.items.map((item) => ({ item, line: readItemLine(source, item) }));
@@ -78,7 +89,9 @@ export function parsePlanWith(text: string, file: string, limits: ChunkLimits): 
     }
   }
 
-  return { file, items, strays, legacyItemLines: lines.legacyItemLines };
+  const ir: ParsedPlan = { file, items, strays, legacyItemLines: lines.legacyItemLines };
+  if (lines.notCheckboxes.length > 0) ir.notCheckboxes = lines.notCheckboxes;
+  return ir;
 }
 
 function attachMarker(
@@ -97,7 +110,8 @@ function attachMarker(
       item.emits.push(meaning.emit);
       break;
     case 'needs':
-      item.needs.push(...meaning.needs);
+      // A key needed twice is needed once: first mention wins (its span is the one reported).
+      for (const need of meaning.needs) if (!item.needs.some((known) => known.key === need.key)) item.needs.push(need);
       break;
     case 'scenario':
       item.scenarios.push(meaning.scenario);
@@ -107,8 +121,9 @@ function attachMarker(
       break;
     case 'kind':
       // The last kind written wins: a kind line below the item overrides the item line.
+      // A kind line without a label keeps the label already written (as the original does).
       item.kind = meaning.kind;
-      item.label = meaning.label;
+      if (meaning.label !== null) item.label = meaning.label;
       item.kindSpan = meaning.span;
       if (meaning.command !== null) toolCommands.set(item.index, meaning.command);
       else toolCommands.delete(item.index);

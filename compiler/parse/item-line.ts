@@ -1,6 +1,6 @@
 import type { NodeKind, Span } from '../../runtime/plan/schema.js';
 import type { TaskListItem } from './markdown.js';
-import { isMarkerLine } from './marker-lines.js';
+import { isMarkerLine, isScenarioLine, scenarioContinues } from './marker-lines.js';
 import { lineIndexAt, spanOf, trimmedRange, type SourceText } from './source.js';
 
 /** A dependency reference as written on the item line, before anchors are known. */
@@ -31,10 +31,12 @@ interface Piece {
 // Sticky patterns, applied at a cursor over the joined item text.
 const WHITESPACE = /\s*/y;
 const DEPENDENCY = /\((after|deps)[ \t]*:([^)]*)\)/iy;
-const KIND = /@(?:node\s+)?(work|gate|verify|tool|human|feedback)(?![A-Za-z0-9_-])/iy;
-const EXPLICIT_LABEL = /([A-Za-z0-9_][\w.-]*):(?=\s|$)/y;
+// `@gate`, `@node gate`; a colon may follow `@node` or the kind (`@node: human Ask them`).
+const KIND = /@(?:node(?:[ \t]*:\s*|\s+))?(work|gate|verify|tool|human|feedback)(?![A-Za-z0-9_-]):?/iy;
+const EXPLICIT_LABEL = /([A-Za-z0-9_][\w./-]*):(?=\s|$)/y;
 // A bare label is a lowercase word with more text after it; a lone word is the text.
-const BARE_LABEL = /([a-z][a-z0-9-]*)\s+(?=\S)/y;
+// `_`, `.` and `/` as the original Leopold allows them (`@gate v1.2 Check`, `@gate api/v2 …`).
+const BARE_LABEL = /([a-z][a-z0-9_./-]*)\s+(?=\S)/y;
 const REF_TOKEN = /[^\s,]+/g;
 const TRAILING_ANCHOR = /\{#([a-z][a-z0-9-]*)\}\s*$/;
 
@@ -78,10 +80,13 @@ export function readItemLine(source: SourceText, item: TaskListItem): ItemLine {
       cursor = skipWhitespace(content, DEPENDENCY.lastIndex);
       continue;
     }
-    if (line.kind !== null) break;
+    // A tool's text is its command: nothing after `@tool` is read as another kind.
+    if (line.kind === 'tool') break;
     KIND.lastIndex = cursor;
     const kind = KIND.exec(content);
     if (!kind) break;
+    // Several leading kinds: the last one wins (`@gate sec @human Ask` is human), as in the
+    // original Leopold; a label, once written, stays unless a later kind names another.
     line.kind = (kind[1] as string).toLowerCase() as NodeKind;
     line.kindSpan = spanAt(cursor, KIND.lastIndex);
     cursor = skipWhitespace(content, KIND.lastIndex);
@@ -110,7 +115,8 @@ export function readItemLine(source: SourceText, item: TaskListItem): ItemLine {
 /**
  * The item's first paragraph as pieces of source lines: the rest of the checkbox line,
  * then each continuation line trimmed. Marker lines (lazy continuations such as
- * `@on fail -> 3`) belong to the marker pass, never to the text.
+ * `@on fail -> 3`) belong to the marker pass, never to the text, and so do the lines
+ * that wrap a long `@scenario` line (indented deeper than it).
  */
 function textPieces(source: SourceText, item: TaskListItem): Piece[] {
   const { body } = source;
@@ -119,12 +125,24 @@ function textPieces(source: SourceText, item: TaskListItem): Piece[] {
   const lastLine = lineIndexAt(source, item.paragraphEnd);
   const pieces: Piece[] = [];
   let at = 0;
+  let scenarioIndent: number | null = null; // indentation of the @scenario line being wrapped
   for (let line = firstLine; line <= lastLine; line++) {
-    const start = line === firstLine ? textStart : (source.lineStarts[line] as number);
+    const lineStart = source.lineStarts[line] as number;
+    const start = line === firstLine ? textStart : lineStart;
     const end = Math.min(source.lineEnds[line] as number, item.paragraphEnd);
     const range = trimmedRange(body, Math.min(start, end), end);
+    if (line !== firstLine) {
+      const indent = range.start - lineStart;
+      if (isMarkerLine(body, range.start, range.end)) {
+        scenarioIndent = isScenarioLine(body.slice(range.start, range.end)) ? indent : null;
+        continue;
+      }
+      // A line indented deeper than the @scenario line above it wraps that scenario.
+      if (scenarioIndent !== null && scenarioContinues(scenarioIndent, indent, range.start === range.end)) continue;
+      scenarioIndent = null;
+    }
     // The first piece is kept even when empty, so an empty text still has a position.
-    if (line !== firstLine && (range.start === range.end || isMarkerLine(body, range.start, range.end))) continue;
+    if (line !== firstLine && range.start === range.end) continue;
     if (pieces.length > 0) at += 1; // the joining space
     pieces.push({ start: range.start, end: range.end, at });
     at += range.end - range.start;

@@ -40,10 +40,19 @@ export interface Piece {
  * `limits`, and collects task items and code/HTML line ranges in body positions. Small
  * bodies, and `WHOLE_DOCUMENT`, parse in one piece.
  */
-export function readMarkdown(source: SourceText, limits: ChunkLimits = CHUNK_LIMITS): MarkdownFacts {
+export function readMarkdown(
+  source: SourceText,
+  limits: ChunkLimits = CHUNK_LIMITS,
+  onProgress?: (parsed: number, total: number) => void,
+): MarkdownFacts {
   const facts: MarkdownFacts = { items: [], codeLineRanges: [] };
   try {
-    for (const piece of markdownPieces(source, limits)) walk(piece, source.body, facts);
+    for (const piece of markdownPieces(source, limits)) {
+      walk(piece, source.body, facts);
+      // A piece starts where the previous one ended, so its start is what is parsed so far.
+      onProgress?.(piece.offset, source.body.length);
+    }
+    onProgress?.(source.body.length, source.body.length);
   } catch {
     // remark has no documented failure mode on text; if it ever gives up, the plan simply
     // has no items and the graph phase reports an empty plan instead of us crashing.
@@ -140,17 +149,26 @@ function walk(piece: Piece, body: string, facts: MarkdownFacts): void {
         if (typeof node.checked === 'boolean') {
           const item = taskListItem(body, node, node.checked, piece.offset);
           if (item) facts.items.push(item);
+        } else {
+          const item = bareCheckbox(body, node, piece.offset);
+          if (item) facts.items.push(item);
         }
         pushChildren(stack, node.children);
         break;
       }
       case 'code':
-      case 'html':
+      case 'html': {
+        const checklist = node.type === 'code' ? indentedChecklist(body, node, piece.offset) : undefined;
+        if (checklist) {
+          facts.items.push(...checklist);
+          break;
+        }
         if (node.position) {
           // Pieces start at line starts, so only lines and offsets move, never columns.
           facts.codeLineRanges.push([node.position.start.line - 1 + piece.line, node.position.end.line - 1 + piece.line]);
         }
         break;
+      }
       default:
         break;
     }
@@ -180,6 +198,75 @@ function taskListItem(
   const paragraphEndInPiece = paragraph?.position?.end.offset;
   const paragraphEnd = Math.max(paragraphEndInPiece === undefined ? 0 : paragraphEndInPiece + shift, checkOffset + 2);
   return { markerOffset, checkOffset, done, paragraphEnd };
+}
+
+/**
+ * `- [ ]` with nothing after the checkbox: GFM reads it as a list item whose text is
+ * `[ ]`, not as a task, but the original Leopold (and anyone writing a plan) counts it as
+ * an item with no text. Only a checkbox that is the whole first line qualifies.
+ */
+function bareCheckbox(
+  body: string,
+  node: Extract<Nodes, { type: 'listItem' }>,
+  shift: number,
+): TaskListItem | undefined {
+  const start = node.position?.start.offset;
+  const first = node.children[0];
+  const from = first?.type === 'paragraph' ? first.position?.start.offset : undefined;
+  const to = first?.type === 'paragraph' ? first.position?.end.offset : undefined;
+  if (start === undefined || from === undefined || to === undefined) return undefined;
+  const open = from + shift;
+  if (body[open] !== '[' || body[open + 2] !== ']' || !isCheckMark(body[open + 1])) return undefined;
+  let at = open + 3;
+  while (at < body.length && (body.charCodeAt(at) === 32 || body.charCodeAt(at) === 9)) at++;
+  if (at < body.length && body.charCodeAt(at) !== 10 && body.charCodeAt(at) !== 13) return undefined;
+  return { markerOffset: start + shift, checkOffset: open + 1, done: body[open + 1] !== ' ', paragraphEnd: to + shift };
+}
+
+// `- [ ]` / `- [x]` at the start of a line after blanks: the original Leopold's item rule.
+const LEGACY_CHECKBOX = /^[ \t]*- \[[ xX]\]/;
+const MARKER_LINE = /^[ \t]*@[A-Za-z]/;
+
+/**
+ * A top-level checklist indented with a tab is indented code to CommonMark, but the
+ * original Leopold reads its lines as items, and a tab there is an editor's doing, not a
+ * way to show code. So an indented code block at column 1 whose first line is a tab and a
+ * checkbox line, and whose other lines are checkbox lines, marker lines or blank, is read
+ * as a checklist: one item per checkbox line. Four spaces stay code (the usual way to
+ * show an example), and so does anything else.
+ */
+function indentedChecklist(
+  body: string,
+  node: Extract<Nodes, { type: 'code' }>,
+  shift: number,
+): TaskListItem[] | undefined {
+  const position = node.position;
+  if (!position || position.start.column !== 1 || position.start.offset === undefined || position.end.offset === undefined) {
+    return undefined;
+  }
+  const from = position.start.offset + shift;
+  const to = position.end.offset + shift;
+  if (body[from] !== '\t') return undefined;
+  const items: TaskListItem[] = [];
+  let lineStart = from;
+  while (lineStart <= to) {
+    let lineEnd = lineStart;
+    while (lineEnd < to && body.charCodeAt(lineEnd) !== 10 && body.charCodeAt(lineEnd) !== 13) lineEnd++;
+    const line = body.slice(lineStart, lineEnd);
+    if (LEGACY_CHECKBOX.test(line)) {
+      const marker = lineStart + line.indexOf('-');
+      items.push({ markerOffset: marker, checkOffset: marker + 3, done: body[marker + 3] !== ' ', paragraphEnd: lineEnd });
+    } else if (items.length === 0 || (line.trim() !== '' && !MARKER_LINE.test(line))) {
+      return undefined;
+    }
+    if (lineEnd >= to) break;
+    lineStart = lineEnd + (body.charCodeAt(lineEnd) === 13 && body.charCodeAt(lineEnd + 1) === 10 ? 2 : 1);
+  }
+  return items.length > 0 ? items : undefined;
+}
+
+function isCheckMark(char: string | undefined): boolean {
+  return char === ' ' || char === 'x' || char === 'X';
 }
 
 /**

@@ -31,23 +31,51 @@ export function isMarkerLine(body: string, start: number, end: number): boolean 
   return next >= 97 && next <= 122;
 }
 
-/** The marker word of a trimmed marker line: everything after `@` up to the first blank. */
+/**
+ * The marker word of a trimmed marker line: everything after `@` up to the first blank or
+ * colon. A colon right after the word belongs to the marker (`@scenario: x`, `@on: ok -> 2`,
+ * the original Leopold's spelling), so it is not part of the word.
+ */
 export function markerName(text: string): string {
-  const blank = text.search(/\s/);
-  return (blank === -1 ? text.slice(1) : text.slice(1, blank)).toLowerCase();
+  const end = text.slice(1).search(/[\s:]/);
+  return (end === -1 ? text.slice(1) : text.slice(1, end + 1)).toLowerCase();
+}
+
+/** True for a trimmed `@scenario …` line (any case, with or without the colon). */
+export function isScenarioLine(text: string): boolean {
+  return markerName(text) === 'scenario';
+}
+
+/**
+ * Whether a line at `indent` wraps the `@scenario` line at `scenarioIndent` above it: it
+ * is not blank and is indented deeper. (A scenario is prose and long ones wrap; a line at
+ * the marker's own indentation or less is the item's text again.)
+ */
+export function scenarioContinues(scenarioIndent: number, indent: number, blank: boolean): boolean {
+  return !blank && indent > scenarioIndent;
+}
+
+/** What follows the marker word (and its optional colon), trimmed. */
+function markerRest(marker: WrittenMarker): string {
+  const rest = marker.text.slice(1 + marker.name.length);
+  return (rest.startsWith(':') ? rest.slice(1) : rest).trim();
 }
 
 /** Interprets a marker line under an item; anchors resolve `#name` route targets. */
 export function readMarker(marker: WrittenMarker, anchors: AnchorTable): MarkerMeaning {
-  const rest = marker.text.slice(1 + marker.name.length).trim();
+  const rest = markerRest(marker);
   const { span } = marker;
   switch (marker.name) {
     case 'on':
-      return { type: 'route', route: readRoute(rest, span, anchors) };
+      // A bare `@on` says nothing to route: like a bare `@emit`, it is reported and ignored.
+      return rest ? { type: 'route', route: readRoute(rest, span, anchors) } : { type: 'unknown' };
     case 'emit':
       return readEmit(rest, span);
     case 'needs': {
-      const keys = splitList(rest, /[\s,]+/);
+      // `@needs k=v` needs key k (a need is a key; the original Leopold reads it so too).
+      const keys = splitList(rest, /[\s,]+/)
+        .map((token) => token.split('=')[0] as string)
+        .filter((key) => key.length > 0);
       return keys.length ? { type: 'needs', needs: keys.map((key) => ({ key, span })) } : { type: 'unknown' };
     }
     case 'scenario':
@@ -58,7 +86,9 @@ export function readMarker(marker: WrittenMarker, anchors: AnchorTable): MarkerM
       return globs.length ? { type: 'writes', globs } : { type: 'unknown' };
     }
     case 'node': {
-      const [kindWord = '', ...more] = rest.split(/\s+/);
+      // `@node human ops`, also `@node human: ops` (a colon may close the kind word).
+      const [written = '', ...more] = rest.split(/\s+/);
+      const kindWord = written.endsWith(':') ? written.slice(0, -1) : written;
       const kind = kindWord.toLowerCase();
       return KINDS.has(kind) ? readKindLine(kind as NodeKind, more.join(' '), span) : { type: 'unknown' };
     }
@@ -67,7 +97,7 @@ export function readMarker(marker: WrittenMarker, anchors: AnchorTable): MarkerM
   }
 }
 
-const EXPLICIT_LABEL = /^([A-Za-z0-9_][\w.-]*):(?:\s+|$)/;
+const EXPLICIT_LABEL = /^([A-Za-z0-9_][\w./-]*):(?:\s+|$)/;
 
 /** `@gate security`, `@node human ops`, `@tool deploy: \`make\``: a kind, a label, a tool's command. */
 function readKindLine(kind: NodeKind, rest: string, span: Span): MarkerMeaning {

@@ -45,7 +45,9 @@ export function parseModelScript(value: unknown): ModelScript {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? issue.path.map(String).join('.') : '(root)';
-  throw new Error(`invalid model script at ${where}: ${issue?.message ?? 'unknown problem'}`);
+  throw new Error(
+    `invalid answer script at ${where}: ${issue?.message ?? 'unknown problem'} (expected an array of answer rules, or a model script object with agents, main, afterWorkflow, session)`,
+  );
 }
 
 /** The agents' answers of a model script, for the stand-in host. */

@@ -42,7 +42,7 @@ describe('leopold simulate --host claude-code', () => {
     expect(comparable(real.stdout)).toBe(comparable(stand.stdout));
     expect(real.stdout).toMatch(/Agents run: 23; tokens: 0/);
     // A rehearsal writes nothing into the project.
-    expect(spawnSync('git', ['status', '--porcelain', 'fixtures'], { cwd: root, encoding: 'utf8' }).stdout).toBe('');
+    expect(spawnSync('git', ['status', '--porcelain', 'fixtures/example'], { cwd: root, encoding: 'utf8' }).stdout).toBe('');
   });
 
   it('--json gives the same document as the stand-in, but for the host and the tokens', () => {

@@ -192,9 +192,14 @@ describe('kinds and labels', () => {
     expect(ir.items.map((i) => i.command)).toEqual([null, null]);
   });
 
-  it('does not take a second kind marker: it stays in the text', () => {
+  it('reads several leading kind markers, the last one winning (as the original Leopold)', () => {
     const item = first('- [ ] @gate @verify Check\n');
-    expect([item.kind, item.text]).toEqual(['gate', '@verify Check']);
+    expect([item.kind, item.text]).toEqual(['verify', 'Check']);
+    const labelled = first('- [ ] @gate sec @human Ask them\n');
+    expect([labelled.kind, labelled.label, labelled.text]).toEqual(['human', 'sec', 'Ask them']);
+    // Nothing after @tool is another kind: it is the command.
+    const tool = first('- [ ] @tool @human\n');
+    expect([tool.kind, tool.text]).toEqual(['tool', '@human']);
   });
 });
 

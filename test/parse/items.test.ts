@@ -41,8 +41,27 @@ describe('items', () => {
   });
 
   it('ignores plain list items, prose and malformed checkboxes', () => {
-    const md = '# Title\n\n- plain\n- [not a task]\n- []\n- [ ]\n\n[ ] not a list\n';
+    const md = '# Title\n\n- plain\n- [not a task]\n- []\n- [~] skipped\n- [ ]x\n\n[ ] not a list\n';
     expect(parsePlan(md, 'p').items).toEqual([]);
+  });
+
+  it('reads a bare checkbox with no text as an item, as the original Leopold does', () => {
+    const items = parsePlan('- [ ]\n* [x] \n- [ ] real\n', 'p').items;
+    expect(items.map((i) => [i.text, i.done, i.line])).toEqual([
+      ['', false, 1],
+      ['', true, 2],
+      ['real', false, 3],
+    ]);
+  });
+
+  it('reads a top-level checklist indented with a tab as items; four spaces stay code', () => {
+    const tabbed = parsePlan('\t- [ ] one\n\t- [x] (after: 1) two\n\t  @on ok -> 1\n', 'p').items;
+    expect(tabbed.map((i) => [i.text, i.done, i.deps, i.routes.length])).toEqual([
+      ['one', false, [], 0],
+      ['two', true, [1], 1],
+    ]);
+    expect(parsePlan('\tsome code\n\t- [ ] in it\n', 'p').items).toEqual([]);
+    expect(parsePlan('    - [ ] four spaces\n', 'p').items).toEqual([]);
   });
 
   it('does not take task items from fenced code (``` and ~~~) or indented code', () => {

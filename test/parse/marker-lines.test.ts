@@ -64,10 +64,43 @@ describe('@on routes', () => {
       ['ok', 0, 'somewhere'],
       ['fail', 0, ''],
       ['done', 0, '#ghost'],
-      ['', 0, ''],
+      // A bare `@on` routes nothing: it is an unknown-marker stray, not a route (see below).
       // A number is kept even past the last item: the graph phase names it dangling.
       ['x', 99, '99'],
     ]);
+  });
+
+  it('reports a bare @on as a stray instead of a route to 0', () => {
+    const { ir } = plan(['- [ ] a', '  @on', '  @on:']);
+    expect(ir.items[0]!.routes).toEqual([]);
+    expect(ir.strays.map((s) => [s.reason, s.name])).toEqual([
+      ['unknown', 'on'],
+      ['unknown', 'on'],
+    ]);
+  });
+
+  it("accepts the original Leopold's colon after the marker word", () => {
+    const item = plan([
+      '- [ ] a',
+      '  @scenario: it works',
+      '  @on: ok -> 2',
+      '  @emit: done=yes',
+      '  @needs: k',
+      '  @writes: src/**',
+      '  @node: human ops',
+      '- [ ] b',
+    ]).ir.items[0]!;
+    expect(item.scenarios).toEqual(['it works']);
+    expect(item.routes.map((r) => [r.when, r.target])).toEqual([['ok', 2]]);
+    expect(item.emits.map((e) => [e.key, e.value])).toEqual([['done', 'yes']]);
+    expect(item.needs.map((n) => n.key)).toEqual(['k']);
+    expect(item.writes).toEqual(['src/**']);
+    expect([item.kind, item.label]).toEqual(['human', 'ops']);
+  });
+
+  it('de-duplicates @needs keys and reads k=v as key k', () => {
+    const item = plan(['- [ ] a', '  @needs k, k m=1', '  @needs m k =x']).ir.items[0]!;
+    expect(item.needs.map((n) => n.key)).toEqual(['k', 'm']);
   });
 
   it('splits at the last arrow, so a quoted value may hold an arrow', () => {

@@ -4,7 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { parseOptions } from '../../brief/options.js';
+import { parseOptions, wholeNumberOption } from '../../brief/options.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import type { WorkflowResult } from '../../../runtime/workflow/index.js';
@@ -25,7 +25,7 @@ export const CiOptionsSchema = z.object({
   json: z.boolean().default(false),
   checks: z.boolean().default(true),
   claude: z.string().min(1, 'expected a path to the claude binary').optional(),
-  timeout: z.coerce.number().int().min(1, 'expected a whole number of seconds ≥ 1').default(600),
+  timeout: wholeNumberOption(1, 'a whole number of seconds').default(600),
 });
 export type CiOptions = z.infer<typeof CiOptionsSchema>;
 

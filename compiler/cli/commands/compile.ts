@@ -5,15 +5,17 @@ import { z } from 'zod';
 import { parseOptions } from '../../brief/options.js';
 import { readTextFile } from '../../brief/read-text.js';
 import { hasErrors, LeopoldError, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { DiagnosticFormatSchema, renderDiagnostics } from '../../diagnostics/render.js';
+import { DiagnosticFormatSchema } from '../../diagnostics/render.js';
 import { SCRIPT_PATH } from '../../emit/index.js';
-import { analyzePlan, compile, type CompileResult } from '../../index.js';
+import { analyzePlan, compile, type CompileOptions, type CompileResult } from '../../index.js';
 import { proposalVerdicts, renderRepairReport, repairDecision, repairPrompt, type RepairOutcome } from '../../repair/index.js';
 import { appendDecisions } from '../../../runtime/decisions/index.js';
 import { writeFileAtomic, writeFilesAtomic } from '../../../runtime/fs/atomic.js';
 import { emptyState, readState, updateState } from '../../../runtime/state/index.js';
 import { planLayout, readCompileOptions, type PlanLayout } from '../compile-inputs.js';
 import { endQuietlyOnBrokenPipe, shownPath } from '../io.js';
+import { parseProgress, SILENT_PROGRESS } from '../progress.js';
+import { fromRepositoryRoot, repositoryRoot, StderrReport } from '../report.js';
 import { EXIT } from '../exit.js';
 import { repairTimeoutMs, runRepairCommand } from '../repair-command.js';
 
@@ -30,6 +32,7 @@ export const CompileCliOptionsSchema = z
     repairFrom: z.string().min(1, 'expected a file path or - for stdin').optional(),
     repairCmd: z.string().trim().min(1, 'expected a shell command').optional(),
     autonomy: z.enum(['full', 'ask']).optional(),
+    strict: z.boolean().default(false),
     format: DiagnosticFormatSchema.default('text'),
   })
   .superRefine((opts, ctx) => {
@@ -54,9 +57,14 @@ the repair prompt on stdin, answer on stdout, killed after LEOPOLD_REPAIR_TIMEOU
 default 120). PLAN.md is rewritten once, only if the repaired plan is valid; the diff goes to
 stdout and a DECISIONS.md entry records how to undo it. See docs/compile.md.
 
+Output: diagnostics and notes on stderr. --format text: code frames and "leopold: …" lines;
+github: workflow annotations only, paths from the repository root; json: one JSON object
+{ "ok", "diagnostics", "notes", … } and nothing else.
+
 Exit codes:
   0  compiled (or, with --check, the files on disk are up to date)
-  1  the plan has errors (after any repair), or --check found a stale or missing file
+  1  the plan has errors (after any repair), warnings with --strict, or --check found a
+     stale or missing file
   2  usage or input problem (missing or unreadable file, conflicting flags)
 `;
 
@@ -72,12 +80,45 @@ export function registerCompile(program: Command): void {
     .option('--repair-from <file>', 'repair proposals: a file holding a ```leopold-amend block, or - for stdin')
     .option('--repair-cmd <cmd>', 'repair proposals: a shell command given the repair prompt on stdin')
     .option('--autonomy <posture>', 'full or ask (beats LEOPOLD_AUTONOMY and GUARDRAILS.md)')
+    .option('--strict', 'treat warnings as errors: refuse to write, print or pass --check')
     .option('--format <format>', 'diagnostics format on stderr: text, json or github', 'text')
     .addHelpText('after', EXIT_HELP)
     .action(async (plan: string | undefined, raw: unknown) => {
       endQuietlyOnBrokenPipe();
-      process.exitCode = await runCompile(plan, parseOptions(CompileCliOptionsSchema, raw));
+      const opts = parseOptions(CompileCliOptionsSchema, raw);
+      const cwd = process.cwd();
+      const layout = layoutOf(plan, cwd);
+      const text = readTextFile(layout.planShown, 'plan file');
+      const base = readCompileOptions(layout, cwd, opts.autonomy);
+      const sources = new Map([
+        [layout.planShown, text],
+        [base.guardrailsFile!, base.guardrails],
+      ]);
+      const root = repositoryRoot(layout.root, layout.root);
+      const report = new StderrReport(opts.format, sources, (list) => fromRepositoryRoot(list, cwd, root));
+      const code = await runCompile({ opts, layout, text, base, report, cwd });
+      report.finish(code === EXIT.ok);
+      process.exitCode = code;
     });
+}
+
+/** What one `leopold compile` works with, read once at the boundary. */
+interface CompileRun {
+  opts: CompileCliOptions;
+  layout: Layout;
+  text: string;
+  base: CompileOptions;
+  report: StderrReport;
+  cwd: string;
+}
+
+// Errors no bounded repair can fix: an ADD or ROUTE cannot make an empty plan a plan worth
+// running, nor shrink a script past the host's size limit. Saying "not repaired: …" there
+// would suggest a repair could have helped.
+const BEYOND_REPAIR: ReadonlySet<string> = new Set(['empty-plan', 'host-contract/size']);
+
+function repairCouldHelp(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error' && !BEYOND_REPAIR.has(d.code));
 }
 
 /** Where a plan's brief and outputs live. */
@@ -92,54 +133,57 @@ function layoutOf(planArg: string | undefined, cwd: string): Layout {
 }
 
 /** Runs `leopold compile`; returns the exit code. I/O problems throw LeopoldError (exit 2). */
-async function runCompile(planArg: string | undefined, opts: CompileCliOptions): Promise<number> {
-  const cwd = process.cwd();
-  const layout = layoutOf(planArg, cwd);
-  const text = readTextFile(layout.planShown, 'plan file');
-  const base = readCompileOptions(layout, cwd, opts.autonomy);
-  const sources = new Map([
-    [layout.planShown, text],
-    [base.guardrailsFile!, base.guardrails],
-  ]);
-
-  let result = compile(text, base);
-  for (const warning of result.autonomy.warnings) process.stderr.write(`leopold: warning: ${warning}\n`);
+async function runCompile({ opts, layout, text, base, report, cwd }: CompileRun): Promise<number> {
+  // Only in text: a machine format gets no byte it did not ask for, erased or not.
+  const progress = report.format === 'text' ? parseProgress(text, layout.planShown) : SILENT_PROGRESS;
+  let result = compile(text, { ...base, onParseProgress: progress.update });
+  progress.done();
+  for (const warning of result.autonomy.warnings) report.note(warning, 'warning');
   const broken = !result.ok && hasErrors(result.diagnostics) && !opts.print && !opts.check;
-  if (broken && !opts.repair) return planErrors(result.diagnostics, opts, sources, 'not repaired: --no-repair');
+  const planErrors = (note: string | null) => {
+    report.diagnosticsOut(result.diagnostics);
+    if (note) report.note(note, 'error');
+    return EXIT.planErrors;
+  };
+  if (broken && !repairCouldHelp(result.diagnostics)) return planErrors(null);
+  if (broken && !opts.repair) return planErrors('not repaired: --no-repair');
   const wantsRepair = broken && opts.repair;
-  if (wantsRepair && result.autonomy.autonomy === 'ask') {
-    return planErrors(result.diagnostics, opts, sources, 'not repaired: autonomy is ask (repairs are off)');
-  }
+  if (wantsRepair && result.autonomy.autonomy === 'ask') return planErrors('not repaired: autonomy is ask (repairs are off)');
   if (wantsRepair && (opts.repairFrom !== undefined || opts.repairCmd !== undefined)) {
     const used = amendmentsUsed(layout.briefDir);
     const answer = await repairAnswer(opts, layout, text, used);
-    if (!answer.ok) return planErrors(result.diagnostics, opts, sources, `repair refused: ${answer.reason}; ${layout.planShown} was not changed.`);
+    if (!answer.ok) return planErrors(`repair refused: ${answer.reason}; ${layout.planShown} was not changed.`);
     result = compile(text, { ...base, repair: { answer: answer.answer, used } });
-    if (result.repair && !result.repair.ok) return repairRefused(result.repair, layout.planShown, opts, sources);
-    if (result.ok && result.repair?.ok) await recordRepair(result.repair, layout, base.file, result.planText);
+    if (result.repair && !result.repair.ok) return repairRefused(result.repair, layout.planShown, report);
+    if (result.ok && result.repair?.ok) await recordRepair(result.repair, layout, base.file, result.planText, report);
   } else if (wantsRepair) {
-    return planErrors(result.diagnostics, opts, sources, 'not repaired: no proposal source (give --repair-from FILE|- or --repair-cmd CMD)');
+    return planErrors('not repaired: no proposal source (give --repair-from FILE|- or --repair-cmd CMD)');
   }
-  if (!result.ok) return planErrors(result.diagnostics, opts, sources, null);
+  if (!result.ok) return planErrors(null);
 
-  printDiagnostics(result.diagnostics, opts, sources);
+  report.diagnosticsOut(result.diagnostics);
+  if (opts.strict && result.diagnostics.length > 0) {
+    const count = result.diagnostics.length;
+    report.note(`--strict: ${count} ${count === 1 ? 'warning counts as an error' : 'warnings count as errors'}; nothing was ${opts.check ? 'checked' : opts.print ? 'printed' : 'written'}`, 'error');
+    return EXIT.planErrors;
+  }
   if (opts.print) {
     process.stdout.write(result.script);
     return EXIT.ok;
   }
-  if (opts.check) return checkOutputs(result, layout, cwd);
+  if (opts.check) return checkOutputs(result, layout, cwd, report);
   mkdirSync(dirname(layout.scriptAbs), { recursive: true });
   writeFilesAtomic([
     { path: layout.scriptAbs, data: result.script },
     { path: layout.argsAbs, data: result.argsJson },
   ]);
   const bytes = Buffer.byteLength(result.script, 'utf8');
-  process.stderr.write(`leopold: wrote ${shownPath(cwd, layout.scriptAbs)} (${bytes} bytes) and ${shownPath(cwd, layout.argsAbs)}\n`);
+  report.note(`wrote ${shownPath(cwd, layout.scriptAbs)} (${bytes} bytes) and ${shownPath(cwd, layout.argsAbs)}`);
   return EXIT.ok;
 }
 
 /** `--check`: compare each output with a fresh compile, naming every stale or missing one. */
-function checkOutputs(result: Extract<CompileResult, { ok: true }>, layout: Layout, cwd: string): number {
+function checkOutputs(result: Extract<CompileResult, { ok: true }>, layout: Layout, cwd: string, report: StderrReport): number {
   const problems: string[] = [];
   for (const [path, wanted] of [
     [layout.scriptAbs, result.script],
@@ -148,12 +192,12 @@ function checkOutputs(result: Extract<CompileResult, { ok: true }>, layout: Layo
     if (!existsSync(path)) problems.push(`missing: ${shownPath(cwd, path)}`);
     else if (readFileSync(path, 'utf8') !== wanted) problems.push(`stale: ${shownPath(cwd, path)} differs from a fresh compile`);
   }
-  for (const problem of problems) process.stderr.write(`leopold: ${problem}\n`);
+  for (const problem of problems) report.note(problem, 'error');
   if (problems.length > 0) {
-    process.stderr.write('leopold: run `leopold compile` to bring them up to date\n');
+    report.note('run `leopold compile` to bring them up to date', 'error');
     return EXIT.planErrors;
   }
-  process.stderr.write(`leopold: up to date: ${shownPath(cwd, layout.scriptAbs)}, ${shownPath(cwd, layout.argsAbs)}\n`);
+  report.note(`up to date: ${shownPath(cwd, layout.scriptAbs)}, ${shownPath(cwd, layout.argsAbs)}`);
   return EXIT.ok;
 }
 
@@ -173,7 +217,7 @@ async function repairAnswer(opts: CompileCliOptions, layout: Layout, text: strin
  * entry, and the spent budget persisted when a run is active (outside a run there is no
  * run budget to spend: `leopold run start` zeroes it anyway).
  */
-async function recordRepair(outcome: RepairOutcome, layout: Layout, file: string, repaired: string): Promise<void> {
+async function recordRepair(outcome: RepairOutcome, layout: Layout, file: string, repaired: string, report: StderrReport): Promise<void> {
   writeFileAtomic(layout.planAbs, repaired);
   process.stdout.write(outcome.diff);
   const spent = outcome.judgement?.accepted.length ?? 0;
@@ -184,7 +228,7 @@ async function recordRepair(outcome: RepairOutcome, layout: Layout, file: string
       return { ...state, amendments_used: state.amendments_used + spent };
     });
   }
-  process.stderr.write(`leopold: repaired ${layout.planShown} (${spent} change${spent === 1 ? '' : 's'}); recorded D${n} in .leopold/DECISIONS.md\n`);
+  report.note(`repaired ${layout.planShown} (${spent} change${spent === 1 ? '' : 's'}); recorded D${n} in .leopold/DECISIONS.md`);
 }
 
 /** The add budget already spent: state.json `amendments_used` during an active run, else 0. */
@@ -193,32 +237,18 @@ function amendmentsUsed(briefDir: string): number {
   return state?.active ? state.amendments_used : 0;
 }
 
-function repairRefused(outcome: RepairOutcome, planShown: string, opts: CompileCliOptions, sources: Map<string, string>): number {
-  if (opts.format === 'json') {
-    const doc = {
-      repaired: false,
-      failure: outcome.failure,
-      proposals: proposalVerdicts(outcome),
-      diagnostics: outcome.before,
-      remaining: outcome.after.filter((d) => d.severity === 'error'),
-    };
-    process.stderr.write(`${JSON.stringify(doc, null, 2)}\n`);
+function repairRefused(outcome: RepairOutcome, planShown: string, report: StderrReport): number {
+  if (report.format === 'json') {
+    report.set('repaired', false);
+    report.set('failure', outcome.failure);
+    report.set('proposals', proposalVerdicts(outcome));
+    report.set('remaining', outcome.after.filter((d) => d.severity === 'error'));
+    report.diagnosticsOut(outcome.before);
   } else {
-    if (opts.format === 'github') process.stderr.write(renderDiagnostics(outcome.before, 'github'));
-    process.stderr.write(renderRepairReport(outcome, planShown, sources));
+    if (report.format === 'github') report.diagnosticsOut(outcome.before);
+    report.block(renderRepairReport(outcome, planShown, report.sources));
   }
   return EXIT.planErrors;
-}
-
-function planErrors(diagnostics: readonly Diagnostic[], opts: CompileCliOptions, sources: Map<string, string>, note: string | null): number {
-  printDiagnostics(diagnostics, opts, sources);
-  if (note) process.stderr.write(`leopold: ${note}\n`);
-  return EXIT.planErrors;
-}
-
-function printDiagnostics(diagnostics: readonly Diagnostic[], opts: CompileCliOptions, sources: Map<string, string>): void {
-  if (diagnostics.length === 0) return;
-  process.stderr.write(renderDiagnostics(diagnostics, opts.format, sources));
 }
 
 function readStdin(): string {

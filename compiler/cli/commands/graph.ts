@@ -1,20 +1,26 @@
 import type { Command } from 'commander';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import type { Guardrails } from '../../brief/guardrails.js';
 import { BRIEF_FILES, readGuardrails } from '../../brief/load.js';
 import { GraphOptionsSchema, parseOptions, type GraphOptions } from '../../brief/options.js';
 import { readTextFile } from '../../brief/read-text.js';
-import { hasErrors, sortDiagnostics, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { hasErrors, LeopoldError, sortDiagnostics, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { renderDiagnostics } from '../../diagnostics/render.js';
 import { dot, mermaid, renderGraphJson, type PlanAnalysis } from '../../graph-output/index.js';
-import { analyzePlan } from '../../index.js';
+import { buildCompiledPlan, emitScript, emitWorkflow, scriptSize } from '../../emit/index.js';
+import { analyzePlan, type CompileOptions } from '../../index.js';
 import type { PlanItem } from '../../../runtime/plan/schema.js';
+import { planLayout, readCompileOptions } from '../compile-inputs.js';
 import { endQuietlyOnBrokenPipe, resolvePlanPath } from '../io.js';
+import { parseProgress, SILENT_PROGRESS } from '../progress.js';
+import { fromRepositoryRoot, repositoryRoot } from '../report.js';
 import { EXIT } from '../exit.js';
 
 const EXIT_HELP = `
 Exit codes:
   0  the plan is valid (warnings allowed unless --strict)
-  1  the plan has errors (or warnings, with --strict)
+  1  the plan has errors (or warnings, with --strict), including a plan too big for the
+     512 KiB workflow script that leopold compile would refuse (host-contract/size)
   2  usage or input problem (missing, unreadable or binary file, conflicting flags)
 
 Output:
@@ -22,6 +28,8 @@ Output:
   --json     one JSON document on stdout (diagnostics inside it); see docs/cli.md
   --mermaid  a Mermaid flowchart on stdout, diagnostics on stderr
   --dot      a Graphviz digraph on stdout, diagnostics on stderr
+  --format github  annotation paths are relative to the repository root (the git work
+                   tree, else the directory holding .leopold/), wherever graph runs
 `;
 
 /** `leopold graph [PLAN]`: validate a plan and show its graph; never writes a file. */
@@ -44,13 +52,19 @@ export function registerGraph(program: Command): void {
 
 /** Runs `leopold graph` and returns its exit code; I/O problems throw LeopoldError (exit 2). */
 function runGraph(planArg: string | undefined, opts: GraphOptions): number {
-  const planPath = resolvePlanPath(planArg, process.cwd());
+  const cwd = process.cwd();
+  const planPath = resolvePlanPath(planArg, cwd);
   const text = readTextFile(planPath, 'plan file');
   // GUARDRAILS.md sits beside PLAN.md in a brief; its bad values are warnings like any other.
   const guardrailsPath = join(dirname(planPath), BRIEF_FILES.guardrails);
   const guardrails = readGuardrails(guardrailsPath);
-  const plain = analyzePlan(text, planPath);
-  const analysis: PlanAnalysis = { ...plain, diagnostics: sortDiagnostics([...plain.diagnostics, ...guardrails.diagnostics]) };
+  // Only with text diagnostics: --json promises nothing on stderr, machine formats no stray byte.
+  const progress = opts.json || opts.format !== 'text' ? SILENT_PROGRESS : parseProgress(text, planPath);
+  const plain = analyzePlan(text, planPath, progress.update);
+  const found = [...plain.diagnostics, ...guardrails.diagnostics];
+  if (!hasErrors(found)) found.push(...sizeLimit(plain, planPath, guardrails.guardrails, cwd));
+  progress.done();
+  const analysis: PlanAnalysis = { ...plain, diagnostics: sortDiagnostics(found) };
   const sources = new Map([[planPath, text]]);
   if (guardrails.diagnostics.length > 0) sources.set(guardrailsPath, guardrails.text);
 
@@ -58,10 +72,41 @@ function runGraph(planArg: string | undefined, opts: GraphOptions): number {
     process.stdout.write(renderGraphJson(analysis));
   } else {
     process.stdout.write(opts.mermaid ? mermaid(analysis) : opts.dot ? dot(analysis) : summary(analysis));
-    process.stderr.write(renderDiagnostics(analysis.diagnostics, opts.format, sources));
+    const root = repositoryRoot(dirname(resolve(cwd, planPath)), cwd);
+    const shown = opts.format === 'github' ? fromRepositoryRoot(analysis.diagnostics, cwd, root) : analysis.diagnostics;
+    process.stderr.write(renderDiagnostics(shown, opts.format, sources));
     if (opts.format === 'text' && analysis.diagnostics.length > 0) process.stderr.write(`${tally(analysis.diagnostics)}\n`);
   }
   return exitCode(analysis.diagnostics, opts.strict);
+}
+
+/**
+ * `host-contract/size` when `leopold compile` would refuse the plan for the script's size,
+ * so graph never calls valid a plan compile cannot emit. The script is built in memory
+ * (no host-contract check, nothing written) with the brief beside PLAN.md; without the
+ * runtime bundle (a source checkout never built) the check is skipped.
+ */
+function sizeLimit(analysis: PlanAnalysis, planPath: string, guardrails: Guardrails, cwd: string): Diagnostic[] {
+  let options: CompileOptions;
+  try {
+    options = readCompileOptions(planLayout(planPath, cwd), cwd, undefined);
+  } catch (error) {
+    if (error instanceof LeopoldError) return [];
+    throw error;
+  }
+  const compiled = buildCompiledPlan({
+    ir: analysis.ir,
+    waves: analysis.waves,
+    planText: '',
+    file: options.file,
+    mission: options.mission,
+    charter: options.charter,
+    guardrails,
+    autonomy: 'full',
+  });
+  if (scriptSize(emitScript(compiled, options.runtimeBundle)).fits) return [];
+  const emitted = emitWorkflow(compiled, options.runtimeBundle, planPath);
+  return emitted.ok ? [] : [emitted.diagnostic];
 }
 
 function exitCode(diagnostics: readonly Diagnostic[], strict: boolean): number {

@@ -11,7 +11,7 @@ import { withLock } from '../../../runtime/fs/lock.js';
 import { emptyState, readState, updateState } from '../../../runtime/state/index.js';
 import { EXIT } from '../exit.js';
 import { shownPath } from '../io.js';
-import { locatePlan } from '../io.js';
+import { decodeBase64Option, locatePlan } from '../io.js';
 
 /** `leopold plan amend` options, validated once here. Compile's own repair is `leopold compile --repair-from`. */
 export const PlanAmendOptionsSchema = z.object({
@@ -132,7 +132,7 @@ function describe(outcome: AmendOutcome): string {
 
 const HELP = `
 Reads one answer holding a \`\`\`leopold-amend block (the last block counts; one proposal per
-line) from stdin or --base64, judges it against the bounds of SPEC-PLAN §4 (context feedback:
+line) from stdin or --base64, judges it against the repair bounds of docs/compile.md (context feedback:
 ADD only; runtime: ROUTE and ADD), and, only when every proposal is accepted and the amended
 plan has no errors, writes PLAN.md once, atomically. While a run is active the budget is
 state.json amendments_used (3 per run) and the spent changes are added to it.
@@ -180,7 +180,13 @@ async function run(raw: Record<string, unknown>): Promise<AmendOutcome> {
     if (error instanceof LeopoldError) return unusable(error.render());
     throw error;
   }
-  const answer =
-    options.base64 !== undefined ? Buffer.from(options.base64, 'base64').toString('utf8') : process.stdin.isTTY ? '' : await readStdin();
+  let answer: string;
+  if (options.base64 !== undefined) {
+    const decoded = decodeBase64Option(options.base64);
+    if (!decoded.ok) return unusable(decoded.error);
+    answer = decoded.text;
+  } else {
+    answer = process.stdin.isTTY ? '' : await readStdin();
+  }
   return amendPlan(planPath, answer, options.context, shownPath(process.cwd(), planPath));
 }

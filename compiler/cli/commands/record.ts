@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { z } from 'zod';
 import { findBriefDir } from '../../brief/find.js';
+import { decodeBase64Option } from '../io.js';
 import {
   appendDecisions,
   DecisionRefusedError,
@@ -75,7 +76,13 @@ export function registerRecord(program: Command): void {
     .action(async (options: { base64?: string }) => {
       let raw: string;
       if (options.base64 !== undefined) {
-        raw = Buffer.from(options.base64, 'base64').toString('utf8');
+        const decoded = decodeBase64Option(options.base64);
+        if (!decoded.ok) {
+          process.stdout.write(`${JSON.stringify({ ok: false, error: decoded.error })}\n`);
+          process.exitCode = 2;
+          return;
+        }
+        raw = decoded.text;
       } else if (process.stdin.isTTY) {
         raw = '';
       } else {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { parseOptions } from '../../brief/options.js';
+import { parseOptions, wholeNumberOption } from '../../brief/options.js';
 import { readTextFile } from '../../brief/read-text.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { renderDiagnostics } from '../../diagnostics/render.js';
@@ -20,11 +20,11 @@ export const SimulateOptionsSchema = z.object({
   answers: z.string().min(1, 'expected a path to an answers JSON file').optional(),
   json: z.boolean().default(false),
   autonomy: z.enum(['full', 'ask']).optional(),
-  budget: z.coerce.number().int().min(1, 'expected a whole number of tokens ≥ 1').optional(),
-  maxIterations: z.coerce.number().int().min(1, 'expected a whole number ≥ 1').optional(),
+  budget: wholeNumberOption(1, 'a whole number of tokens').optional(),
+  maxIterations: wholeNumberOption(1).optional(),
   host: z.enum(['stand-in', 'claude-code'], { message: 'expected stand-in or claude-code' }).default('stand-in'),
   claude: z.string().min(1, 'expected a path to the claude binary').optional(),
-  timeout: z.coerce.number().int().min(1, 'expected a whole number of seconds ≥ 1').default(600),
+  timeout: wholeNumberOption(1, 'a whole number of seconds').default(600),
 });
 export type SimulateOptions = z.infer<typeof SimulateOptionsSchema>;
 

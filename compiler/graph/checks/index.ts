@@ -1,10 +1,12 @@
 import type { Check } from '../context.js';
 import { cycles } from './cycle.js';
 import { danglingEdges } from './dangling-edge.js';
+import { didYouMean } from './did-you-mean.js';
 import { droppedDependencies } from './dropped-dependency.js';
 import { duplicateAnchors } from './duplicate-anchor.js';
 import { emptyPlan } from './empty-plan.js';
 import { emptyToolCommands } from './empty-tool-command.js';
+import { notACheckbox } from './not-a-checkbox.js';
 import { numberingChanged } from './numbering-changed.js';
 import { orphanMarkers } from './orphan-marker.js';
 import { unknownMarkers } from './unknown-marker.js';
@@ -28,4 +30,6 @@ export const CHECKS: readonly Check[] = [
   unknownMarkers,
   numberingChanged,
   writeScopeOverlaps,
+  didYouMean,
+  notACheckbox,
 ];

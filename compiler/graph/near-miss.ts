@@ -1,0 +1,130 @@
+import { NODE_KINDS, type PlanItem, type Route, type StrayMarker } from '../../runtime/plan/schema.js';
+import { emittedKeysOf, statusWordsOf } from '../../runtime/plan/kind-facts.js';
+
+/**
+ * Near misses: words one slip away from a word the plan language knows. Shared by the
+ * `did-you-mean` check and the checks that would otherwise report the same line, so one
+ * mistake gets one diagnostic.
+ *
+ * Distance is the optimal-string-alignment distance (Levenshtein plus swapping two
+ * neighbours), hand-written because a swap is the commonest slip (`@gaet`, `#fxi`) and
+ * plain Levenshtein, as in fastest-levenshtein, counts it as two edits.
+ */
+
+/** Marker words of marker lines (kinds included: `@gate security` is a kind line). */
+export const MARKER_WORDS: readonly string[] = ['on', 'emit', 'needs', 'scenario', 'writes', 'node', ...NODE_KINDS];
+
+/** What a misspelt word most likely meant. */
+export interface NearMiss {
+  /** The word as written. */
+  written: string;
+  /** The known word it is close to. */
+  meant: string;
+}
+
+/** Optimal-string-alignment distance between two strings. */
+export function editDistance(a: string, b: string): number {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d: number[] = new Array<number>(rows * cols).fill(0);
+  for (let i = 0; i < rows; i++) d[i * cols] = i;
+  for (let j = 0; j < cols; j++) d[j] = j;
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min((d[(i - 1) * cols + j] as number) + 1, (d[i * cols + j - 1] as number) + 1, (d[(i - 1) * cols + j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, (d[(i - 2) * cols + j - 2] as number) + 1);
+      d[i * cols + j] = best;
+    }
+  }
+  return d[rows * cols - 1] as number;
+}
+
+/**
+ * The known word closest to `word`, when it is a likely slip: at most one edit for words
+ * of up to four letters, two for longer ones; with `prefixes`, also a known word that the
+ * written one starts with or that starts with it (`failed`, `exitcode` for `fail`, `exit`).
+ * Words under three letters are never guessed at.
+ */
+export function closestWord(word: string, known: readonly string[], prefixes = false): string | undefined {
+  const written = word.toLowerCase();
+  if (written.length < 3 || known.some((k) => k.toLowerCase() === written)) return undefined;
+  let best: { word: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const lower = candidate.toLowerCase();
+    const distance = editDistance(written, lower);
+    const allowed = Math.max(written.length, lower.length) <= 4 ? 1 : 2;
+    const prefix =
+      prefixes && Math.min(written.length, lower.length) >= 3 && (written.startsWith(lower) || lower.startsWith(written));
+    if (distance > allowed && !prefix) continue;
+    if (!best || distance < best.distance) best = { word: candidate, distance };
+  }
+  return best?.word;
+}
+
+/** `@write`, `@gaet`, `@node hmuan`: a marker line whose word is a near miss. */
+export function markerLineNearMiss(stray: StrayMarker): NearMiss | undefined {
+  if (stray.reason !== 'unknown') return undefined;
+  if (stray.name === 'node') {
+    const kind = /^@node(?:\s*:)?\s+([^\s:]+)/i.exec(stray.text)?.[1];
+    const meant = kind === undefined ? undefined : closestWord(kind, NODE_KINDS);
+    return kind !== undefined && meant !== undefined ? { written: kind, meant } : undefined;
+  }
+  const meant = closestWord(stray.name, MARKER_WORDS);
+  return meant === undefined ? undefined : { written: stray.name, meant };
+}
+
+/** What an item line that starts with an unread `@word` says about its kind. */
+export type ItemLineKind =
+  /** `viaNode`: written as `@node <kind>` rather than `@<kind>`. */
+  | { type: 'near-miss'; written: string; meant: string; length: number; viaNode: boolean }
+  | { type: 'unknown-node-kind'; kind: string; length: number };
+
+const ITEM_AT_WORD = /^@([A-Za-z][A-Za-z0-9_-]*)/;
+const ITEM_NODE_KIND = /^@node(?:[ \t]*:)?\s+([^\s:]+)/i;
+
+/**
+ * `- [ ] @gaet Review` and `- [ ] @node bogus Decide` stay prose (the kind marker was not
+ * read), which silently makes them work items: say which. `length` is how much of the
+ * text the finding covers.
+ */
+export function itemLineKind(item: PlanItem): ItemLineKind | undefined {
+  const node = ITEM_NODE_KIND.exec(item.text);
+  if (node) {
+    const kind = node[1] as string;
+    const meant = closestWord(kind, NODE_KINDS);
+    if (meant !== undefined) return { type: 'near-miss', written: kind, meant, length: node[0].length, viaNode: true };
+    return { type: 'unknown-node-kind', kind, length: node[0].length };
+  }
+  const word = ITEM_AT_WORD.exec(item.text);
+  if (!word) return undefined;
+  const meant = closestWord(word[1] as string, NODE_KINDS);
+  return meant === undefined
+    ? undefined
+    : { type: 'near-miss', written: word[1] as string, meant, length: word[0].length, viaNode: false };
+}
+
+/**
+ * `@on failed -> 3` (a status word the item never produces, close to one it does) or
+ * `@on exitcode!=0 -> 3` (a key close to one it emits): a route that can never be taken.
+ */
+export function routeNearMiss(item: PlanItem, route: Route): NearMiss | undefined {
+  if (route.kind === 'status') {
+    const word = route.when.trim();
+    if (statusWordsOf(item).includes(word.toLowerCase()) || emittedKeysOf(item).includes(word)) return undefined;
+    const meant = closestWord(word, statusWordsOf(item), true);
+    return meant === undefined ? undefined : { written: word, meant };
+  }
+  const key = route.key ?? route.when;
+  const keys = emittedKeysOf(item);
+  if (keys.includes(key)) return undefined;
+  const meant = closestWord(key, keys, true);
+  return meant === undefined ? undefined : { written: key, meant };
+}
+
+/** `#fxi` where the plan has `{#fix}`: an anchor reference that names nothing, close to one that exists. */
+export function anchorNearMiss(ref: string, anchors: readonly string[]): NearMiss | undefined {
+  if (!/^#[a-z][a-z0-9-]*$/.test(ref) || anchors.includes(ref.slice(1))) return undefined;
+  const meant = closestWord(ref.slice(1), anchors);
+  return meant === undefined ? undefined : { written: ref.slice(1), meant };
+}
