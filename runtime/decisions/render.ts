@@ -1,4 +1,4 @@
-import { isGenericRole } from '../persona/generic-role.js';
+import { personaRefusal } from '../persona/generic-role.js';
 import type { DecisionInput, DecisionPersona } from './schema.js';
 
 /** The first line of a DECISIONS.md that the writer creates. */
@@ -35,12 +35,12 @@ export function isSilentCharter(charter: string | undefined): boolean {
 
 /**
  * `<name> — <role> (<expertise; …>)`, or NO_PERSONA when none was synthesized. A persona
- * that acceptPersona would refuse (generic role, no expertise) counts as none: the entry
+ * that acceptPersona would refuse (a costume role, no or catch-all expertise) counts as none: the entry
  * must not credit a role the rules say could not decide (SPEC-RUNTIME §2).
  */
 export function personaLine(persona: DecisionPersona | null | undefined): string {
   const expertise = (persona?.expertise ?? []).map(oneLine).filter(Boolean);
-  if (!persona || expertise.length === 0 || oneLine(persona.name) === '' || oneLine(persona.role) === '' || isGenericRole(persona.role)) return NO_PERSONA;
+  if (!persona || oneLine(persona.name) === '' || oneLine(persona.role) === '' || personaRefusal({ role: persona.role, expertise }) !== null) return NO_PERSONA;
   const head = `${oneLine(persona.name)} — ${oneLine(persona.role)}`;
   return `${head} (${expertise.join('; ')})`;
 }
