@@ -15,6 +15,9 @@ export const DEFAULT_REVERSAL =
 /** What the Persona line says on a persona fork when no role could be synthesized. */
 export const NO_PERSONA = 'none: no role could be synthesized; decided under the default worker prompt';
 
+/** What the Bound by line says when CHARTER.md lifts no hard rule. */
+export const NO_RULES = 'none: CHARTER.md states no hard rules';
+
 /** Field labels padded to one column, exactly as SPEC-RUNTIME §3 writes them. */
 export const LABEL_WIDTH = 13;
 const label = (name: string) => `${name}:`.padEnd(LABEL_WIDTH);
@@ -31,6 +34,11 @@ export function isoStamp(at: Date): string {
 export function isSilentCharter(charter: string | undefined): boolean {
   const c = (charter ?? '').trim();
   return c === '' || /^silent(?![\p{L}\p{N}_])/iu.test(c);
+}
+
+/** True for an entry made at a persona fork, or naming a persona: it carries Persona and Bound by lines. */
+export function isPersonaEntry(entry: DecisionInput): boolean {
+  return !entry.mechanical && (entry.fork !== undefined || Boolean(entry.persona));
 }
 
 /**
@@ -62,7 +70,8 @@ function stampText(turn: number | undefined, at: Date): string {
 }
 
 function forkText(entry: DecisionInput): string {
-  const item = entry.item === undefined ? '' : typeof entry.item === 'number' ? `item ${entry.item}` : oneLine(entry.item);
+  const subject = entry.subject === undefined || oneLine(entry.subject) === '' ? '' : `: "${oneLine(entry.subject)}"`;
+  const item = entry.item === undefined ? '' : typeof entry.item === 'number' ? `item ${entry.item}${subject}` : oneLine(entry.item);
   const fork = entry.fork ?? 'none';
   return item === '' ? fork : `${fork} — ${item}`;
 }
@@ -70,8 +79,10 @@ function forkText(entry: DecisionInput): string {
 /**
  * One DECISIONS.md entry (SPEC-RUNTIME §3), without a trailing newline: the block form, or
  * the one-line `- D<N> mechanical: …` form. `at` is the writer's clock, never the caller's.
+ * A persona-fork entry says who decided (Persona) and which charter rules bound them
+ * (`rules`, lifted from CHARTER.md by the writer, never taken from the caller).
  */
-export function renderDecision(entry: DecisionInput, n: number, at: Date): string {
+export function renderDecision(entry: DecisionInput, n: number, at: Date, rules: readonly string[] = []): string {
   const stamp = stampText(entry.turn, at);
   if (entry.mechanical) {
     const detail = entry.decision && oneLine(entry.decision) !== '' ? ` — ${oneLine(entry.decision)}` : '';
@@ -79,7 +90,10 @@ export function renderDecision(entry: DecisionInput, n: number, at: Date): strin
   }
   const lines = [`## D${n} — ${oneLine(entry.title)}   ${stamp}`];
   // Every persona fork says who decided, or that nobody could be synthesized.
-  if (entry.fork !== undefined || entry.persona) lines.push(field('Persona', personaLine(entry.persona)));
+  if (isPersonaEntry(entry)) {
+    lines.push(field('Persona', personaLine(entry.persona)));
+    lines.push(field('Bound by', rules.length === 0 ? NO_RULES : rules.map(oneLine).join('\n')));
+  }
   lines.push(field('Fork', forkText(entry)));
   lines.push(field('Class', entry.class ?? 'reversible'));
   lines.push(field('Charter', (entry.charter ?? '').trim() === '' ? 'silent' : (entry.charter ?? '')));

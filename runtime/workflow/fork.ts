@@ -36,6 +36,7 @@ export async function settleFork(ctx: RunContext, item: EmbeddedItem, fork: 'hum
     title: decision.title,
     fork,
     item: item.index,
+    subject: item.text,
     persona: entryPersona(synthesis.persona),
     class: decision.class,
     charter: decision.charter.trim() === '' ? 'silent' : decision.charter,

@@ -75,6 +75,7 @@ export async function runWorkItem(ctx: RunContext, item: EmbeddedItem): Promise<
         title: `Rescue item ${item.index} with a different approach`,
         fork: 'repeated-failure',
         item: item.index,
+        subject: item.text,
         persona: entryPersona(synthesis.persona),
         class: 'reversible',
         charter: 'silent',
@@ -167,6 +168,7 @@ async function attemptItem(
       ctx.decide({
         title: `Ruling: ${finding.severity} ${finding.type} in ${finding.file}${finding.line > 0 ? `:${finding.line}` : ''} left open`,
         item: item.index,
+        subject: item.text,
         class: 'reversible',
         charter: 'silent',
         decision: `Item ${item.index} stays open with this finding: ${finding.problem}`,

@@ -71,7 +71,7 @@ describe('leopold run', () => {
     expect(finish.stdout).toMatch(/^Leopold run ended: kill_switch/);
     expect(finish.stdout).toMatch(/Plan: 1\/3 items done/);
     expect(finish.stdout).toMatch(/What I decided for you/);
-    expect(finish.stdout).toMatch(/Chose the schema migration order/);
+    expect(finish.stdout).toContain('  1. [decision] Dana — Database Reliability Lead (D1): Run the additive migration first.\n     Reversal: Re-run the down migration.');
     expect(state(root)).toMatchObject({ active: false, stop_reason: 'kill_switch', finished_at: expect.any(String) });
     expect(events(root).map((e) => e.event)).toEqual(['start', 'kill_switch', 'finish']);
     expect(events(root)[2]).toMatchObject({ event: 'finish', reason: 'kill_switch', iteration: 0 });

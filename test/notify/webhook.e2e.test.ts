@@ -28,7 +28,8 @@ const SECRET_DECISION = [
   'Charter:     silent',
   'Decision:    Use password=hunter2 for the staging database.',
   'Why:         bias to action',
-  'Reversal:    Rotate the credentials.',
+  // The block lists the decision and the Reversal: the token there must reach no webhook.
+  'Reversal:    Rotate the credentials, starting with ghp_0123456789abcdefghijABCDEFGHIJ.',
   '',
 ].join('\n');
 

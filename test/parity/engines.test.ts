@@ -11,6 +11,7 @@ import { renderDecision } from '../../runtime/decisions/render.js';
 import type { DecisionInput } from '../../runtime/decisions/schema.js';
 import { runGuard } from '../../runtime/hooks/guard/index.js';
 import { runStopHook } from '../../runtime/hooks/stop/index.js';
+import { charterRules } from '../../runtime/persona/index.js';
 import { readState } from '../../runtime/state/index.js';
 import type { AnswerScript } from '../../runtime/host/index.js';
 import { CHARTER, decisionsOf, MISSION, persona, decision, runtimeBundle, simulate, verdict } from '../workflow/harness.js';
@@ -152,7 +153,9 @@ async function workflowRun(c: Case): Promise<{ dispatched: number[]; stop: strin
     if (label !== last || m[2] === 'implement') dispatched.push(Number(m[1]));
     last = label;
   }
-  const entries = (decisionsOf(s) as DecisionInput[]).map((d, i) => normalise(renderDecision(d, i + 1, new Date(0))));
+  // The writer lifts the persona's binding rules from CHARTER.md; render with the same ones.
+  const rules = charterRules(CHARTER);
+  const entries = (decisionsOf(s) as DecisionInput[]).map((d, i) => normalise(renderDecision(d, i + 1, new Date(0), rules)));
   return { dispatched, stop: s.result.stop, entries };
 }
 

@@ -96,7 +96,7 @@ describe('@human nodes', () => {
     expect(text).toContain('Persona:     Ada Park — Open Source Licensing Counsel (release management)');
     expect(text).toContain('Reversal:    Replace LICENSE and the licence field.');
     expect(s.result.decisions).toMatchObject([{ n: 1, fork: 'human', item: 2, persona: 'Ada Park — Open Source Licensing Counsel' }]);
-    expect(s.result.decidedForYou).toContain('D1 human at item 2');
+    expect(s.result.decidedForYou).toContain('  1. [human] Ada Park — Open Source Licensing Counsel (D1): MIT');
     expect(s.result.stop).toBe('plan_complete');
   });
 
@@ -145,7 +145,7 @@ describe('escalations', () => {
     expect(s.run.journal[4]!.prompt).toContain('Include them with a status column');
     expect(decisionsOf(s)).toMatchObject([{ fork: 'escalation', item: 1, persona: { role: 'Billing Operations Lead' } }]);
     expect(s.result).toMatchObject({ stop: 'plan_complete', done: 1 });
-    expect(s.result.decidedForYou).toContain('D1 escalation at item 1');
+    expect(s.result.decidedForYou).toContain('  1. [escalation] Ada Park — Billing Operations Lead (D1): Include them with a status column');
   });
 });
 
@@ -260,6 +260,32 @@ describe('stop conditions', () => {
     const s = await simulate(human, { answers: [{ label: 'scribe', answers: [{ value: { ok: true, numbers: [] } }] }] });
     expect(s.result.stop).toBe('scribe_failed');
     expect(s.run.journal.find((c) => c.label === 'scribe')!.status).toBe('threw');
+  });
+});
+
+describe('decision numbers', () => {
+  const TWO = '- [ ] @human Choose the licence\n- [ ] (after: 1) @human Choose the name\n';
+  const answers = [
+    { label: 'i1:persona:human', answers: [persona('Open Source Licensing Counsel')] },
+    { label: 'i1:human', answers: [decision()] },
+    { label: 'i2:persona:human', answers: [persona('Brand Naming Lead')] },
+    { label: 'i2:human', answers: [decision({ title: 'Call it tally', decision: 'tally' })] },
+  ];
+
+  it('the stand-in scribe numbers on D1, D2 (not D1 for every decision), and the ack schema asks for numbers beyond the last', async () => {
+    const s = await simulate(TWO, { answers });
+    expect(s.result.decisions.map((d) => d.n).sort()).toEqual([1, 2]);
+    expect(s.result.decidedForYou).toMatch(/\(D1\)[\s\S]*\(D2\)/);
+    const acks = s.run.journal.filter((c) => c.label === 'scribe').map((c) => (c.options as { schema: { properties: { numbers: { items: { minimum: number } } } } }).schema.properties.numbers.items.minimum);
+    expect(acks[0]).toBe(1);
+    expect(acks.at(-1)).toBe(3);
+  });
+
+  it('scribe_failed: an ack that reuses a number the run already got', async () => {
+    const s = await simulate(TWO, { answers: [...answers, { label: 'scribe', answers: [{ value: { ok: true, numbers: [1] } }, { value: { ok: true, numbers: [] } }, { value: { ok: true, numbers: [1] } }] }] });
+    expect(s.result.stop).toBe('scribe_failed');
+    expect(s.result.decisions.map((d) => d.n)).toEqual([1]);
+    expect(s.run.journal.filter((c) => c.label === 'scribe').at(-1)!.status).toBe('threw');
   });
 });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { BRIEF_FILES, findBriefDir } from '../../brief/index.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
-import { decidedForYou, readDecisions, recordEvents, type DecisionRecord } from '../../../runtime/decisions/index.js';
+import { decidedForYou, decisionsSince, readDecisions, recordEvents, type DecisionRecord } from '../../../runtime/decisions/index.js';
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import { parseGuardrailSettings } from '../../../runtime/guardrails/index.js';
 import { notifyRunEnded } from '../../../runtime/notify/index.js';
@@ -21,7 +21,6 @@ import { renderRunSummary, StopReasonSchema } from '../../../runtime/stop/index.
 
 /** The kill switch's file name inside `.leopold/`. */
 export const KILL_SWITCH = 'STOP';
-const DECISIONS_PATH = '.leopold/DECISIONS.md';
 
 function briefDir(cwd: string): string {
   const dir = findBriefDir(cwd);
@@ -101,10 +100,7 @@ function decisionsOfRun(dir: string, state: RunState): string {
   } catch {
     return '';
   }
-  // DECISIONS.md stamps whole seconds; compare at that precision.
-  const since = state.started_at ? Math.floor(Date.parse(state.started_at) / 1000) * 1000 : Number.NaN;
-  const ofRun = Number.isNaN(since) ? records : records.filter((r) => r.at === null || !(Date.parse(r.at) < since));
-  return decidedForYou(ofRun, { path: DECISIONS_PATH });
+  return decidedForYou(decisionsSince(records, state.started_at));
 }
 
 /** GUARDRAILS' `notify_webhook` (`none` when the file is missing or unreadable). */

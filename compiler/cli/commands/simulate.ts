@@ -7,6 +7,7 @@ import { renderDiagnostics } from '../../diagnostics/render.js';
 import { checkWorkflowScript } from '../../emit/check/index.js';
 import { SCRIPT_PATH } from '../../emit/index.js';
 import { compile } from '../../index.js';
+import { simulatedTrail } from '../../../runtime/decisions/decided-for-you.js';
 import { parseAnswerScript, runWorkflowScript, type AnswerScript, type HostRun } from '../../../runtime/host/index.js';
 import type { WorkflowResult } from '../../../runtime/workflow/index.js';
 import { planLayout, readCompileOptions } from '../compile-inputs.js';
@@ -134,7 +135,8 @@ export function renderSimulation(header: Header, run: HostRun): string {
   const result = run.result as WorkflowResult;
   const notes = run.logs.filter((line) => !line.startsWith('stop:'));
   if (notes.length > 0) out.push('', 'Log:', ...notes.map((line) => `  ${line}`));
-  out.push('', result.decidedForYou === '' ? 'Decisions: none' : result.decidedForYou);
+  // Nothing was written: the block must not point at a trail (docs/workflow.md).
+  out.push('', result.decidedForYou === '' ? 'Decisions: none' : simulatedTrail(result.decidedForYou));
   out.push('', `Stop: ${result.stop} (${result.detail})`);
   const list = (xs: readonly number[]) => (xs.length === 0 ? '-' : xs.join(', '));
   out.push(`Done ${result.done}/${result.total}; incomplete: ${list(result.incomplete)}; stranded: ${list(result.stranded)}; routed around: ${list(result.routedAround)}`);

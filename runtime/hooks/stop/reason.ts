@@ -107,7 +107,7 @@ export function blockReason(input: ReasonInput): string {
   parts.push(
     [
       `Record every decision you make on the user's behalf, before the work it decides:`,
-      record({ decisions: [{ ...DECISION_PLACEHOLDERS, item: n, turn }] }),
+      record({ decisions: [{ ...DECISION_PLACEHOLDERS, item: n, subject: item.text, turn }] }),
       'leopold record refuses an irreversible decision on a silent charter: then stop and ask the user instead.',
     ].join('\n'),
   );
@@ -132,6 +132,7 @@ function personaFork(input: ReasonInput): string | null {
         title: `Rescue item ${n} with a different approach`,
         fork: forkName,
         item: n,
+        subject: item.text,
         persona: { name: '<name>', role: '<role>', expertise: ['<expertise>'] },
         class: 'reversible',
         charter: 'silent',
@@ -140,7 +141,7 @@ function personaFork(input: ReasonInput): string | null {
         reversal: "Discard the rescued attempt's uncommitted changes and return to the original approach.",
         turn,
       }
-    : { ...DECISION_PLACEHOLDERS, fork: forkName, item: n, persona: { name: '<name>', role: '<role>', expertise: ['<expertise>'] }, turn };
+    : { ...DECISION_PLACEHOLDERS, fork: forkName, item: n, subject: item.text, persona: { name: '<name>', role: '<role>', expertise: ['<expertise>'] }, turn };
   return [
     situation,
     `Persona answer shape (JSON Schema): ${json(input.personaSchema())}`,
