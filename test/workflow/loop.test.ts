@@ -257,9 +257,38 @@ describe('stop conditions', () => {
 
   it('scribe_failed: an ack with the wrong number of decision numbers is refused by its schema', async () => {
     const human = '- [ ] @human Choose\n';
-    const s = await simulate(human, { answers: [{ label: 'scribe', answers: [{ value: { ok: true, numbers: [] } }] }] });
+    const s = await simulate(human, { answers: [{ label: 'i1:human', answers: [decision()] }, { label: 'scribe', answers: [{ value: { ok: true, numbers: [] } }] }] });
     expect(s.result.stop).toBe('scribe_failed');
     expect(s.run.journal.find((c) => c.label === 'scribe')!.status).toBe('threw');
+  });
+});
+
+describe('an empty answer is never a made-up decision', () => {
+  const HUMAN = '- [ ] @human Approve the production cutover\n- [ ] (after: 1) Publish the notes\n';
+
+  it.each([
+    ['no decision', { decision: '  ' }],
+    ['no why', { why: '' }],
+    ['the default-shaped answer', { title: '', decision: '', why: '', reversal: '' }],
+  ])('@human under full with %s: escalation, nothing recorded, the item stays open', async (_label, over) => {
+    const s = await simulate(HUMAN, { answers: [{ label: 'i1:persona:human', answers: [persona('Release Engineer')] }, { label: 'i1:human', answers: [decision(over)] }] });
+    expect(s.result.stop).toBe('escalation');
+    expect(s.result.detail).toMatch(/^item 1: the answer at the human fork is unusable/);
+    expect(decisionsOf(s)).toEqual([]);
+    expect(s.result.decidedForYou).toBe('');
+    expect(JSON.stringify(s.scribe)).not.toMatch(/Proceed with the item as written|bias to action/);
+    expect(s.result.incomplete).toEqual([1, 2]);
+  });
+
+  it('an escalated fork answered with no decision stops the run with escalation', async () => {
+    const s = await simulate('- [ ] Export the invoices\n', {
+      answers: [
+        { label: 'i1:implement', answers: [handoff.blocked('needs-confirm: refunded invoices?'), handoff.completed] },
+        { label: 'i1:escalation', answers: [decision({ decision: '' })] },
+      ],
+    });
+    expect(s.result.stop).toBe('escalation');
+    expect(decisionsOf(s)).toEqual([]);
   });
 });
 

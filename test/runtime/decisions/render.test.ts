@@ -208,3 +208,18 @@ describe('protocolRefusal', () => {
     expect(protocolRefusal({ ...ESCALATION, class: cls, charter })).toBeUndefined();
   });
 });
+
+describe('protocolRefusal: an entry that decides nothing', () => {
+  it.each([
+    ['a blank decision', { decision: '  ' }],
+    ['a blank why', { why: '' }],
+    ['the template placeholder', { decision: '<what you chose>' }],
+  ])('refuses %s: nobody made it, report an escalation', (_label, over) => {
+    expect(protocolRefusal({ ...ESCALATION, ...over })).toMatch(/nobody made it\. Never record a decision nobody made: the fork is not settled\. Report an escalation/);
+  });
+
+  it('keeps mechanical one-liners, which need no why', () => {
+    expect(protocolRefusal({ title: 'fmt', mechanical: true })).toBeUndefined();
+    expect(protocolRefusal(ESCALATION)).toBeUndefined();
+  });
+});
