@@ -42,6 +42,13 @@ describe('the wave loop (plain checklist)', () => {
     expect(s.run.stats.maxConcurrency).toBe(3);
   });
 
+  it('a handoff whose only test command is a build is partial, not tested', async () => {
+    const build = { value: { ...handoff.completed.value, tests_run: [{ command: 'npm run build', result: 'pass', summary: 'built' }] } };
+    const s = await simulate('- [ ] A\n', { answers: [{ label: 'i1:implement', answers: [build, handoff.completed], once: false }] });
+    expect(s.labels.slice(0, 2)).toEqual(['i1:implement', 'i1:implement']);
+    expect(eventsOf(s).find((e) => e.event === 'failure')).toMatchObject({ kind: 'partial', evidence: expect.stringContaining('a build alone is partial') });
+  });
+
   it('a handoff with no test run is partial: a failure, never an acceptance', async () => {
     const s = await simulate('- [ ] A\n', { answers: [{ label: 'i1:implement', answers: [handoff.noTests, handoff.completed], once: false }] });
     expect(s.labels).toEqual(['i1:implement', 'i1:implement', 'i1:verify', 'i1:review:correctness', 'scribe', 'scribe']);
@@ -219,8 +226,23 @@ describe('review rounds', () => {
     ]);
     expect(s.run.journal[3]!.prompt).toContain('Fix round 1: fix these blocking review findings');
     expect(s.run.journal[3]!.prompt).toContain('P0 defect src/a.ts:3: off by one');
-    expect(eventsOf(s).find((e) => e.event === 'review-notes')).toBeDefined(); // the P2 and the pre-existing P1
+    // The P2 and the pre-existing P1 are follow-ups, recorded once when the item closes.
+    expect(eventsOf(s).filter((e) => e.event === 'follow-ups')).toEqual([
+      { event: 'follow-ups', item: 1, findings: [finding('P2', true), finding('P1', false, 'old bug')] },
+    ]);
     expect(s.result).toMatchObject({ stop: 'plan_complete', done: 1 });
+  });
+
+  it.each(['hardening', 'refactor', 'docs', 'test-gap'])('an introduced P1 %s opens no fix round: a follow-up recorded at close', async (type) => {
+    const s = await simulate('- [ ] A\n', { answers: [{ label: 'i1:review:correctness', answers: [review([{ ...finding('P1', true), type }])] }] });
+    expect(s.labels).toEqual(['i1:implement', 'i1:verify', 'i1:review:correctness', 'scribe', 'scribe']);
+    expect(eventsOf(s).find((e) => e.event === 'follow-ups')).toMatchObject({ item: 1, findings: [{ severity: 'P1', type }] });
+    expect(s.result).toMatchObject({ stop: 'plan_complete', done: 1 });
+  });
+
+  it('an introduced P1 defect does open a fix round', async () => {
+    const s = await simulate('- [ ] A\n', { answers: [{ label: 'i1:review:correctness', answers: [review([finding('P1', true)]), review()] }] });
+    expect(s.labels.slice(0, 4)).toEqual(['i1:implement', 'i1:verify', 'i1:review:correctness', 'i1:fix:1']);
   });
 
   it('past maxReviewRounds, a ruling per open finding is recorded and the item is left open', async () => {

@@ -64,7 +64,7 @@ export function blockReason(input: ReasonInput): string {
     case 'work':
       parts.push(
         [
-          `Implement it, then verify it independently: re-run the tests it needs (a claim is never acceptance; no test run means partial). When it is verified: ${tick}`,
+          `Implement it, then verify it independently: re-run the tests it needs (a claim is never acceptance; no test run, or a build alone, means partial; only a P0, or a P1 defect or failed scenario it introduced, blocks: other review findings are follow-ups). When it is verified: ${tick}`,
           `If the attempt fails, report it (kind: ${FAILURE_KINDS.join(' | ')}) and end your turn; the next turn retries or stops:`,
           record({ events: [{ event: 'failure', item: n, kind: '<kind>', evidence: '<what failed>' }] }),
           `If you must leave it open (blocking review findings you cannot fix), record one ruling decision per finding, then:`,
