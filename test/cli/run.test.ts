@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leopold, leopoldBinary } from '../support/built-dist.js';
 
 let bin: string;
@@ -9,8 +9,15 @@ beforeAll(async () => {
   bin = await leopoldBinary();
 });
 
+// Every directory a test makes, removed when the file is done.
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 function project(): string {
   const root = mkdtempSync(join(tmpdir(), 'leopold-run-'));
+  made.push(root);
   mkdirSync(join(root, '.leopold'));
   writeFileSync(join(root, '.leopold', 'PLAN.md'), '- [x] one\n- [ ] two\n- [ ] three\n');
   return root;
@@ -133,6 +140,7 @@ describe('leopold run', () => {
     leopold(bin, root, ['run', 'start']);
     expect(leopold(bin, root, ['run', 'finish', '--reason', 'bored']).code).toBe(2);
     const nowhere = mkdtempSync(join(tmpdir(), 'leopold-none-'));
+    made.push(nowhere);
     for (const sub of ['start', 'finish', 'status', 'stop']) {
       const r = leopold(bin, nowhere, ['run', sub]);
       expect(r.code).toBe(2);
