@@ -21,12 +21,19 @@ export function unusableDecision(entry: Pick<DecisionInput, 'decision' | 'why' |
 }
 
 /**
- * The decision protocol's hard refusals (SPEC-RUNTIME §3): an entry that decides nothing
+ * The decision protocol's hard refusals (SPEC-RUNTIME §3): a fork decision dressed as a
+ * mechanical one-liner (it would drop out of "What I decided for you"), an entry that decides nothing
  * (no decision, or no why: the fork is not settled; report an escalation instead), and an
  * irreversible decision the charter is silent on (not the agent's to make). Returns the
  * message that tells the agent what to do instead, or undefined when it may be recorded.
  */
 export function protocolRefusal(entry: DecisionInput): string | undefined {
+  if (entry.mechanical && (entry.fork !== undefined || entry.persona)) {
+    return (
+      `refused "${entry.title.replace(/\s+/g, ' ').trim()}": a decision at a ${entry.fork ?? 'persona'} fork is never mechanical. ` +
+      'Mechanical is one clearly right answer (run the formatter, reuse the helper, add the missing test); a fork is a judgment call: record the full entry with its Persona and Reversal.'
+    );
+  }
   const unusable = unusableDecision(entry);
   if (unusable !== undefined) {
     return (

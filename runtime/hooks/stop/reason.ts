@@ -108,6 +108,8 @@ export function blockReason(input: ReasonInput): string {
     [
       `Record every decision you make on the user's behalf, before the work it decides:`,
       record({ decisions: [{ ...DECISION_PLACEHOLDERS, item: n, subject: item.text, turn }] }),
+      `A mechanical decision (one clearly right answer: ran the formatter, reused the existing helper, added the missing test) is one line:`,
+      record({ decisions: [{ title: '<what>', decision: '<how>', mechanical: true, item: n, turn }] }),
       'leopold record refuses an irreversible decision on a silent charter: then stop and ask the user instead.',
       `It also refuses an entry with no decision or no why: never record a decision nobody made. A fork you cannot settle (no usable decision) is an escalation: report it and end your turn; the run stops with escalation:`,
       record({ events: [{ event: 'escalation', item: n, question: '<the fork nobody could settle>' }] }),

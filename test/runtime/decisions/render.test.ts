@@ -218,6 +218,11 @@ describe('protocolRefusal: an entry that decides nothing', () => {
     expect(protocolRefusal({ ...ESCALATION, ...over })).toMatch(/nobody made it\. Never record a decision nobody made: the fork is not settled\. Report an escalation/);
   });
 
+  it('refuses a fork decision dressed as a mechanical one-liner: it would vanish from the block', () => {
+    expect(protocolRefusal({ title: 'Pick MIT', fork: 'human', mechanical: true })).toMatch(/a decision at a human fork is never mechanical/);
+    expect(protocolRefusal({ title: 'Pick MIT', persona: ESCALATION.persona, mechanical: true })).toMatch(/never mechanical/);
+  });
+
   it('keeps mechanical one-liners, which need no why', () => {
     expect(protocolRefusal({ title: 'fmt', mechanical: true })).toBeUndefined();
     expect(protocolRefusal(ESCALATION)).toBeUndefined();
