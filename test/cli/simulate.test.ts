@@ -50,11 +50,14 @@ describe('leopold simulate', () => {
     const b = leopold(['simulate', 'fixtures/example/.leopold/PLAN.md', '--json']);
     expect(a.code).toBe(0);
     expect(a.stdout).toBe(b.stdout);
-    const doc = JSON.parse(a.stdout) as { ok: boolean; loop: string; agents: { label: string; status: string }[]; result: { stop: string } };
+    const doc = JSON.parse(a.stdout) as { ok: boolean; loop: string; agents: { label: string; status: string }[]; result: { stop: string; detail: string } };
     expect(doc.ok).toBe(true);
     expect(doc.loop).toBe('routed');
     expect(doc.agents[0]).toMatchObject({ label: 'i2:implement', status: 'answered' });
-    expect(doc.result.stop).toBe('routed_complete');
+    // Unscripted, the @human node's default-shaped answer decides nothing: an escalation, never a made-up decision.
+    expect(doc.result).toMatchObject({ stop: 'escalation', detail: expect.stringMatching(/^item 7: the answer at the human fork is unusable/) });
+    const answered = JSON.parse(leopold(['simulate', 'fixtures/example/.leopold/PLAN.md', '--answers', 'fixtures/example/answers.json', '--json']).stdout) as { result: { decidedForYou: string } };
+    expect(answered.result.decidedForYou.split('\n').at(-1)).toBe(SIMULATED_CLOSING);
   });
 
   it('exits 1 on plan errors and 2 on a bad answers file', () => {

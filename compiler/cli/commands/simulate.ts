@@ -107,7 +107,8 @@ export function simulationJson(header: Header, run: HostRun): Record<string, unk
     ok: run.ok,
     phases: run.phases,
     agents: run.journal.map((call) => ({ index: call.index, label: call.label, phase: call.phase, status: call.status, tokens: call.tokens })),
-    result: run.result ?? null,
+    // Nothing was written: the block must not point at a trail, in JSON either.
+    result: run.result ? { ...(run.result as WorkflowResult), decidedForYou: simulatedTrail((run.result as WorkflowResult).decidedForYou) } : null,
     error: run.error ?? null,
     violations: run.violations ?? [],
     logs: run.logs,
