@@ -61,6 +61,7 @@ function readIfPresent(path: string): string | undefined {
  * first (a refusal throws DecisionRefusedError and writes nothing), then under the lock,
  * read + render + atomic replace, so concurrent writers never share a number and a killed
  * writer never leaves half an entry. Timestamps come from `now`, read inside the lock.
+ * Persona-fork entries carry the charter rules lifted from `<leopoldDir>/CHARTER.md`.
  */
 export async function appendDecisions(
   leopoldDir: string,
@@ -73,13 +74,14 @@ export async function appendDecisions(
   if (refusal) throw new DecisionRefusedError(refusal);
   if (parsed.length === 0) return [];
   const path = join(leopoldDir, DECISIONS_FILE);
+  // The rules that bind a persona are lifted from CHARTER.md here, by the one writer:
+  // never taken from the caller, so no engine and no model can soften them. Read before
+  // the lock: CHARTER.md is not the lock's to guard, and the critical section stays short.
+  const rules = parsed.some(isPersonaEntry) ? charterRules(readIfPresent(join(leopoldDir, CHARTER_FILE)) ?? '') : [];
   return withLock(
     join(leopoldDir, DECISIONS_LOCK),
     () => {
       removeDeadTemps(leopoldDir);
-      // The rules that bind a persona are lifted from CHARTER.md here, by the one writer:
-      // never taken from the caller, so no engine and no model can soften them.
-      const rules = parsed.some(isPersonaEntry) ? charterRules(readIfPresent(join(leopoldDir, CHARTER_FILE)) ?? '') : [];
       const planned = planAppend(readIfPresent(path), parsed, now(), rules);
       writeFileAtomic(path, planned.text);
       return planned.numbers;
