@@ -3,12 +3,15 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { withLock, type LockOptions } from '../fs/lock.js';
 import { DecisionRefusedError, firstRefusal } from './protocol.js';
-import { DECISIONS_HEADING, renderDecision } from './render.js';
+import { charterRules } from '../persona/charter-rules.js';
+import { DECISIONS_HEADING, isPersonaEntry, renderDecision } from './render.js';
 import { DecisionInputSchema, type DecisionInput } from './schema.js';
 import { highestDecisionNumber } from './trail.js';
 
 /** DECISIONS.md inside `.leopold/`. */
 export const DECISIONS_FILE = 'DECISIONS.md';
+/** CHARTER.md inside `.leopold/`: where a persona's binding rules are lifted from. */
+const CHARTER_FILE = 'CHARTER.md';
 /** The lock file that serializes DECISIONS.md's writers. */
 export const DECISIONS_LOCK = 'DECISIONS.md.lock';
 
@@ -23,7 +26,7 @@ export interface PlannedAppend {
  * rendered entries, numbered on from the highest D number already there. Existing bytes
  * are kept; each entry is preceded by one blank line.
  */
-export function planAppend(existing: string | undefined, entries: readonly DecisionInput[], at: Date): PlannedAppend {
+export function planAppend(existing: string | undefined, entries: readonly DecisionInput[], at: Date, rules: readonly string[] = []): PlannedAppend {
   let text = existing === undefined || existing === '' ? DECISIONS_HEADING : existing;
   if (!text.endsWith('\n')) text += '\n';
   let n = highestDecisionNumber(text);
@@ -31,7 +34,7 @@ export function planAppend(existing: string | undefined, entries: readonly Decis
   for (const entry of entries) {
     n += 1;
     numbers.push(n);
-    text += `${text.endsWith('\n\n') ? '' : '\n'}${renderDecision(entry, n, at)}\n`;
+    text += `${text.endsWith('\n\n') ? '' : '\n'}${renderDecision(entry, n, at, rules)}\n`;
   }
   return { text, numbers };
 }
@@ -58,6 +61,7 @@ function readIfPresent(path: string): string | undefined {
  * first (a refusal throws DecisionRefusedError and writes nothing), then under the lock,
  * read + render + atomic replace, so concurrent writers never share a number and a killed
  * writer never leaves half an entry. Timestamps come from `now`, read inside the lock.
+ * Persona-fork entries carry the charter rules lifted from `<leopoldDir>/CHARTER.md`.
  */
 export async function appendDecisions(
   leopoldDir: string,
@@ -70,11 +74,15 @@ export async function appendDecisions(
   if (refusal) throw new DecisionRefusedError(refusal);
   if (parsed.length === 0) return [];
   const path = join(leopoldDir, DECISIONS_FILE);
+  // The rules that bind a persona are lifted from CHARTER.md here, by the one writer:
+  // never taken from the caller, so no engine and no model can soften them. Read before
+  // the lock: CHARTER.md is not the lock's to guard, and the critical section stays short.
+  const rules = parsed.some(isPersonaEntry) ? charterRules(readIfPresent(join(leopoldDir, CHARTER_FILE)) ?? '') : [];
   return withLock(
     join(leopoldDir, DECISIONS_LOCK),
     () => {
       removeDeadTemps(leopoldDir);
-      const planned = planAppend(readIfPresent(path), parsed, now());
+      const planned = planAppend(readIfPresent(path), parsed, now(), rules);
       writeFileAtomic(path, planned.text);
       return planned.numbers;
     },

@@ -24,9 +24,9 @@ export const DECIDED_FOR_YOU_LINES = 5;
 // Subjects whose mistakes are expensive or leave the machine. Word-bounded; a trailing
 // \w* marks a stem (`migrat` matches migrate, migration, migrating).
 const HEAVY =
-  /(?<![\p{L}\p{N}_])(?:production|prod|data|database|migrat\w*|schema|payments?|billing|invoic\w*|deploy\w*|releas\w*|publish\w*|upload\w*|push\w*|webhooks?|e-?mail\w*|send\w*|external|third[- ]party|secrets?|credentials?|delet\w*)(?![\p{L}\p{N}_])/iu;
+  /(?<![\p{L}\p{N}_])(?:production|prod|data|database|migrat\w*|schema|payments?|billing|invoic\w*|deploy\w*|releas\w*|publish\w*|upload\w*|push\w*|cutover|rollout|ship|shipping|launch\w*|customers?|pii|webhooks?|e-?mail\w*|send\w*|external|third[- ]party|secrets?|credentials?|delet\w*)(?![\p{L}\p{N}_])/iu;
 
-/** True when a decision's subject (title and decision) is heavy. */
+/** True when a decision's subject (its title, decision or the item it was made at) is heavy. */
 export function isHeavySubject(text: string): boolean {
   return HEAVY.test(text);
 }
@@ -37,12 +37,21 @@ export interface DecisionRisk {
   reasons: string[];
 }
 
-/** The explicit risk score of one decision (see FORK_RISK and RISK_RAISE). */
+/** True when an entry names nobody: a persona fork decided under the default worker prompt. */
+export function decidedByNobody(record: DecisionRecord): boolean {
+  return record.persona === null || (record.fork !== null && record.persona === undefined);
+}
+
+/**
+ * The explicit risk score of one decision (see FORK_RISK and RISK_RAISE): the fork it came
+ * from, raised when no role could be synthesized, when the subject is heavy (the title,
+ * the decision, or the item the fork was at: "Approve the production cutover") and when
+ * the Reversal is the default one.
+ */
 export function riskOf(record: DecisionRecord): DecisionRisk {
   const reasons: string[] = [];
-  // A persona fork whose entry names nobody was decided under the default worker prompt.
-  if (record.persona === null || (record.fork !== null && record.persona === undefined)) reasons.push('no persona');
-  if (isHeavySubject(`${record.title}\n${record.decision}`)) reasons.push('heavy subject');
+  if (decidedByNobody(record)) reasons.push('no persona');
+  if (isHeavySubject(`${record.title}\n${record.decision}\n${record.item ?? ''}`)) reasons.push('heavy subject');
   if (record.reversal.trim() === '' || record.reversal.trim() === DEFAULT_REVERSAL) reasons.push('default reversal');
   return { score: FORK_RISK[record.fork ?? 'none'] + RISK_RAISE * reasons.length, reasons };
 }
@@ -58,29 +67,56 @@ export function rankDecisions(records: readonly DecisionRecord[]): RankedDecisio
     .sort((a, b) => b.score - a.score || a.n - b.n);
 }
 
-const clip = (text: string, max: number) => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const chars = [...flat];
-  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : flat;
-};
+/** The block's last line when the decisions were written (decision protocol, byte for byte). */
+export const TRAIL_CLOSING = 'The full trail — charter basis and why — is in .leopold/DECISIONS.md.';
 
-function line(d: RankedDecision): string {
-  const where = d.fork === null ? 'decision' : d.item ? `${d.fork} at ${clip(d.item, 40)}` : d.fork;
-  const head = d.reasons.length === 0 ? where : `${where}, ${d.reasons.join(', ')}`;
-  const what = d.decision.trim() === '' ? clip(d.title, 80) : `${clip(d.title, 60)} — ${clip(d.decision, 80)}`;
-  return `- D${d.n} ${head}: ${what} (undo: ${clip(d.reversal || DEFAULT_REVERSAL, 80)})`;
+/** The block's last line from `leopold simulate`, which writes nothing: it must not point at a trail. */
+export const SIMULATED_CLOSING = 'Simulated run: nothing was written; a real run keeps the full trail — charter basis and why — in .leopold/DECISIONS.md.';
+
+/** Who a block line credits when the entry names no persona. */
+export const NO_PERSONA_WHO = 'No persona — default worker';
+/** Who a block line credits for a decision made at no fork (a review ruling): the run itself. */
+export const RUN_WHO = 'Leopold — run conductor';
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+function who(d: DecisionRecord): string {
+  if (d.persona && d.persona.name !== '' && d.persona.role !== '') return `${oneLine(d.persona.name)} — ${oneLine(d.persona.role)}`;
+  return d.fork === null && d.persona === undefined ? RUN_WHO : NO_PERSONA_WHO;
 }
 
+// Two lines per decision, never clipped: what was decided, then the way back.
+function lines(d: DecisionRecord, position: number): string[] {
+  const decision = oneLine(d.decision) || oneLine(d.title);
+  return [`  ${position}. [${d.fork ?? 'decision'}] ${who(d)} (D${d.n}): ${decision}`, `     Reversal: ${oneLine(d.reversal) || DEFAULT_REVERSAL}`];
+}
+
+/** Where the trail is: written (`leopold record` ran) or simulated (nothing was). */
+export type TrailKind = 'written' | 'simulated';
+
 /**
- * "What I decided for you": the decisions made on the user's behalf, riskiest first, at
- * most five lines, then `(+N more …)` and the path of DECISIONS.md. Mechanical decisions
- * are bookkeeping and not listed. Empty string when nothing was decided.
+ * "What I decided for you", exactly as the decision protocol shows it: the header with the
+ * count, riskiest first, `  K. [fork] Name — Role (DN): decision` and an indented
+ * `     Reversal: …` per decision (never clipped), at most five then `(+N more)`, and the
+ * closing line naming DECISIONS.md (SIMULATED_CLOSING when nothing was written).
+ * Mechanical decisions are bookkeeping and not listed. Empty string when nothing was
+ * decided. The one renderer of the workflow result, `run finish`, the Stop hook and the
+ * webhook body.
  */
-export function decidedForYou(records: readonly DecisionRecord[], options: { path: string }): string {
+export function decidedForYou(records: readonly DecisionRecord[], options: { trail?: TrailKind } = {}): string {
   const ranked = rankDecisions(records);
   if (ranked.length === 0) return '';
-  const shown = ranked.slice(0, DECIDED_FOR_YOU_LINES).map(line);
+  const shown = ranked.slice(0, DECIDED_FOR_YOU_LINES);
   const more = ranked.length - shown.length;
-  const tail = more > 0 ? `(+${more} more in ${options.path})` : `(details in ${options.path})`;
-  return ['What I decided for you (riskiest first):', ...shown, tail].join('\n');
+  return [
+    `What I decided for you (${ranked.length} ${ranked.length === 1 ? 'call' : 'calls'}, riskiest first):`,
+    ...shown.flatMap((d, i) => lines(d, i + 1)),
+    ...(more > 0 ? [`(+${more} more)`] : []),
+    options.trail === 'simulated' ? SIMULATED_CLOSING : TRAIL_CLOSING,
+  ].join('\n');
+}
+
+/** A block as `leopold simulate` shows it: the same lines, with SIMULATED_CLOSING for the closing line. */
+export function simulatedTrail(block: string): string {
+  return block.endsWith(TRAIL_CLOSING) ? `${block.slice(0, -TRAIL_CLOSING.length)}${SIMULATED_CLOSING}` : block;
 }

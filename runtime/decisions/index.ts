@@ -1,23 +1,32 @@
 export { appendDecisions, DECISIONS_FILE, DECISIONS_LOCK, planAppend, type PlannedAppend } from './append.js';
 export {
   DECIDED_FOR_YOU_LINES,
+  decidedByNobody,
   decidedForYou,
   FORK_RISK,
   isHeavySubject,
+  NO_PERSONA_WHO,
   rankDecisions,
   RISK_RAISE,
   riskOf,
+  RUN_WHO,
+  SIMULATED_CLOSING,
+  simulatedTrail,
+  TRAIL_CLOSING,
   type DecisionRisk,
   type RankedDecision,
+  type TrailKind,
 } from './decided-for-you.js';
 export { eventLine, EVENTS_FILE, EVENTS_LOCK, recordEvents } from './events.js';
-export { DecisionRefusedError, firstRefusal, protocolRefusal } from './protocol.js';
+export { DecisionRefusedError, firstRefusal, protocolRefusal, unusableDecision } from './protocol.js';
 export {
   DECISIONS_HEADING,
   DEFAULT_REVERSAL,
   isoStamp,
+  isPersonaEntry,
   isSilentCharter,
   NO_PERSONA,
+  NO_RULES,
   personaLine,
   renderDecision,
 } from './render.js';
@@ -37,4 +46,4 @@ export {
   type EventInput,
   type RecordInput,
 } from './schema.js';
-export { highestDecisionNumber, readDecisions } from './trail.js';
+export { decisionsSince, highestDecisionNumber, readDecisions } from './trail.js';

@@ -1,4 +1,4 @@
-import { isGenericRole } from '../persona/generic-role.js';
+import { personaRefusal } from '../persona/generic-role.js';
 import type { DecisionInput, DecisionPersona } from './schema.js';
 
 /** The first line of a DECISIONS.md that the writer creates. */
@@ -14,6 +14,9 @@ export const DEFAULT_REVERSAL =
 
 /** What the Persona line says on a persona fork when no role could be synthesized. */
 export const NO_PERSONA = 'none: no role could be synthesized; decided under the default worker prompt';
+
+/** What the Bound by line says when CHARTER.md lifts no hard rule. */
+export const NO_RULES = 'none: CHARTER.md states no hard rules';
 
 /** Field labels padded to one column, exactly as SPEC-RUNTIME §3 writes them. */
 export const LABEL_WIDTH = 13;
@@ -33,14 +36,19 @@ export function isSilentCharter(charter: string | undefined): boolean {
   return c === '' || /^silent(?![\p{L}\p{N}_])/iu.test(c);
 }
 
+/** True for an entry made at a persona fork, or naming a persona: it carries Persona and Bound by lines. */
+export function isPersonaEntry(entry: DecisionInput): boolean {
+  return !entry.mechanical && (entry.fork !== undefined || Boolean(entry.persona));
+}
+
 /**
  * `<name> — <role> (<expertise; …>)`, or NO_PERSONA when none was synthesized. A persona
- * that acceptPersona would refuse (generic role, no expertise) counts as none: the entry
+ * that acceptPersona would refuse (a costume role, no or catch-all expertise) counts as none: the entry
  * must not credit a role the rules say could not decide (SPEC-RUNTIME §2).
  */
 export function personaLine(persona: DecisionPersona | null | undefined): string {
   const expertise = (persona?.expertise ?? []).map(oneLine).filter(Boolean);
-  if (!persona || expertise.length === 0 || oneLine(persona.name) === '' || oneLine(persona.role) === '' || isGenericRole(persona.role)) return NO_PERSONA;
+  if (!persona || oneLine(persona.name) === '' || oneLine(persona.role) === '' || personaRefusal({ role: persona.role, expertise }) !== null) return NO_PERSONA;
   const head = `${oneLine(persona.name)} — ${oneLine(persona.role)}`;
   return `${head} (${expertise.join('; ')})`;
 }
@@ -62,7 +70,8 @@ function stampText(turn: number | undefined, at: Date): string {
 }
 
 function forkText(entry: DecisionInput): string {
-  const item = entry.item === undefined ? '' : typeof entry.item === 'number' ? `item ${entry.item}` : oneLine(entry.item);
+  const subject = entry.subject === undefined || oneLine(entry.subject) === '' ? '' : `: "${oneLine(entry.subject)}"`;
+  const item = entry.item === undefined ? '' : typeof entry.item === 'number' ? `item ${entry.item}${subject}` : oneLine(entry.item);
   const fork = entry.fork ?? 'none';
   return item === '' ? fork : `${fork} — ${item}`;
 }
@@ -70,8 +79,10 @@ function forkText(entry: DecisionInput): string {
 /**
  * One DECISIONS.md entry (SPEC-RUNTIME §3), without a trailing newline: the block form, or
  * the one-line `- D<N> mechanical: …` form. `at` is the writer's clock, never the caller's.
+ * A persona-fork entry says who decided (Persona) and which charter rules bound them
+ * (`rules`, lifted from CHARTER.md by the writer, never taken from the caller).
  */
-export function renderDecision(entry: DecisionInput, n: number, at: Date): string {
+export function renderDecision(entry: DecisionInput, n: number, at: Date, rules: readonly string[] = []): string {
   const stamp = stampText(entry.turn, at);
   if (entry.mechanical) {
     const detail = entry.decision && oneLine(entry.decision) !== '' ? ` — ${oneLine(entry.decision)}` : '';
@@ -79,7 +90,10 @@ export function renderDecision(entry: DecisionInput, n: number, at: Date): strin
   }
   const lines = [`## D${n} — ${oneLine(entry.title)}   ${stamp}`];
   // Every persona fork says who decided, or that nobody could be synthesized.
-  if (entry.fork !== undefined || entry.persona) lines.push(field('Persona', personaLine(entry.persona)));
+  if (isPersonaEntry(entry)) {
+    lines.push(field('Persona', personaLine(entry.persona)));
+    lines.push(field('Bound by', rules.length === 0 ? NO_RULES : rules.map(oneLine).join('\n')));
+  }
   lines.push(field('Fork', forkText(entry)));
   lines.push(field('Class', entry.class ?? 'reversible'));
   lines.push(field('Charter', (entry.charter ?? '').trim() === '' ? 'silent' : (entry.charter ?? '')));

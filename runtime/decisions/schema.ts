@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { DECISION_FORKS } from './forks.js';
 
 /** The stop points a decision can come from (`deadlock` is a repair of a stuck graph). */
-export const DecisionForkSchema = z.enum(['human', 'escalation', 'repair', 'deadlock', 'repeated-failure']);
+export const DecisionForkSchema = z.enum(DECISION_FORKS);
 export type DecisionFork = z.infer<typeof DecisionForkSchema>;
 
 /** Whether a decision can be undone; only `reversible` may be made on a silent charter. */
@@ -27,6 +28,8 @@ export const DecisionInputSchema = z
     fork: DecisionForkSchema.optional(),
     /** Which item the fork was at: its index, or a short description. */
     item: z.union([z.number().int().min(1), z.string().trim().min(1)]).optional(),
+    /** The item's text when `item` is its index: the Fork line quotes it and the risk ranking reads it. */
+    subject: z.string().optional(),
     persona: DecisionPersonaSchema.nullable().optional(),
     class: DecisionClassSchema.optional(),
     charter: z.string().optional(),
@@ -72,6 +75,8 @@ export const DecisionRecordSchema = z.object({
   item: z.string().nullable(),
   /** undefined: no Persona line; null: the line says no role could be synthesized. */
   persona: DecisionPersonaSchema.nullable().optional(),
+  /** The charter rules the entry says bound the persona (its `Bound by:` lines); empty when it has none. */
+  rules: z.array(z.string()).optional(),
   class: DecisionClassSchema.nullable(),
   charter: z.string(),
   decision: z.string(),

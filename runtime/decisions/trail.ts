@@ -1,5 +1,6 @@
 import { LABEL_WIDTH, NO_PERSONA } from './render.js';
-import { DecisionForkSchema, type DecisionPersona, type DecisionRecord } from './schema.js';
+import { DECISION_FORKS } from './forks.js';
+import type { DecisionFork, DecisionPersona, DecisionRecord } from './schema.js';
 
 // Any line that claims a number: an entry heading or a mechanical one-liner. Lenient on
 // purpose (any heading level, `*` bullets): counting one line too many only skips a
@@ -19,7 +20,7 @@ export function highestDecisionNumber(text: string): number {
 const HEADING = /^## D(\d+) — (.*?)   \((?:turn (\d+), )?([^()\s]+)\)$/;
 const MECHANICAL = /^- D(\d+) mechanical: (.*?)(?:   \((?:turn (\d+), )?([^()\s]+)\))?$/;
 // `s`: a value may hold U+2028 and friends, which `.` would not cross.
-const FIELD = /^(Persona|Fork|Class|Charter|Decision|Why|Reversal):[ \t]*(.*)$/s;
+const FIELD = /^(Persona|Bound by|Fork|Class|Charter|Decision|Why|Reversal):[ \t]*(.*)$/s;
 const CONTINUATION = ' '.repeat(LABEL_WIDTH);
 
 // `name — role (a; b)`: the expertise is the last balanced parenthesis group.
@@ -68,11 +69,13 @@ function setField(record: DecisionRecord, name: string, value: string): void {
     case 'Persona':
       record.persona = parsePersona(value);
       break;
+    case 'Bound by':
+      record.rules = value.startsWith('none:') ? [] : value.split('\n');
+      break;
     case 'Fork': {
       const dash = value.indexOf(' — ');
       const fork = dash < 0 ? value : value.slice(0, dash);
-      const parsed = DecisionForkSchema.safeParse(fork);
-      record.fork = parsed.success ? parsed.data : null;
+      record.fork = (DECISION_FORKS as readonly string[]).includes(fork) ? (fork as DecisionFork) : null;
       record.item = dash < 0 ? null : value.slice(dash + 3);
       break;
     }
@@ -142,4 +145,14 @@ export function readDecisions(text: string): DecisionRecord[] {
   }
   flush();
   return records;
+}
+
+/**
+ * The decisions of one run: those stamped at or after `startedAt` (an ISO time; DECISIONS.md
+ * stamps whole seconds, so the start is compared at that precision), and unstamped ones.
+ * Every decision when the start is unknown. The one rule of `run finish` and the Stop hook.
+ */
+export function decisionsSince(records: readonly DecisionRecord[], startedAt: string | null): DecisionRecord[] {
+  const since = startedAt ? Math.floor(Date.parse(startedAt) / 1000) * 1000 : Number.NaN;
+  return Number.isNaN(since) ? [...records] : records.filter((r) => r.at === null || !(Date.parse(r.at) < since));
 }

@@ -1,5 +1,18 @@
 export { acceptPersona, type PersonaVerdict } from './accept.js';
-export { GENERIC_ROLES, isGenericRole, normaliseRole } from './generic-role.js';
+export {
+  CATCH_ALL_EXPERTISE,
+  COSTUME_WORDS,
+  expertiseRefusal,
+  GENERIC_ROLE_WORDS,
+  GENERIC_ROLES,
+  isCatchAllExpertise,
+  isGenericRole,
+  normaliseRole,
+  personaRefusal,
+  ROLE_MODIFIERS,
+  roleRefusal,
+  wordsOf,
+} from './generic-role.js';
 export { charterRules, hasRuleWord, MAX_CHARTER_RULES } from './charter-rules.js';
 export { FORBIDDEN_ACTIONS, personaPrompt, personaPromptWithRules, type PersonaPromptInput } from './prompt.js';
 export { judgePersonaAnswer, type PersonaJudgement } from './judge.js';

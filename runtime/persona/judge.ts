@@ -1,4 +1,4 @@
-import { isGenericRole } from './generic-role.js';
+import { expertiseRefusal, roleRefusal } from './generic-role.js';
 import type { PersonaAnswer } from './schema.js';
 
 // Kept apart from accept.ts so the workflow bundle can judge a persona answer without the
@@ -23,8 +23,9 @@ function stringList(value: unknown): string[] {
 }
 
 /**
- * The persona rules without the charter: name, role and expertise present, the role
- * specific (SPEC-RUNTIME §2). acceptPersona adds the charter's rules to an accepted answer.
+ * The persona rules without the charter: name, role and expertise present, the role a
+ * fitted job and the expertise concrete (personaRefusal, SPEC-RUNTIME §2). acceptPersona adds
+ * the charter's rules to an accepted answer.
  */
 export function judgePersonaAnswer(answer: unknown): PersonaJudgement {
   let value = answer;
@@ -45,13 +46,11 @@ export function judgePersonaAnswer(answer: unknown): PersonaJudgement {
   const expertise = stringList(record.expertise);
   if (name === '') return { ok: false, reason: 'the persona answer has no name' };
   if (role === '') return { ok: false, reason: 'the persona answer has no role' };
-  if (expertise.length === 0) return { ok: false, reason: 'the persona answer has no expertise' };
-  if (isGenericRole(role)) {
-    return {
-      ok: false,
-      reason: `the role ${JSON.stringify(role)} is generic: name the specific job this decision needs (e.g. "Release Engineer")`,
-    };
-  }
+  // A costume is refused however it is dressed: the role first, then catch-all expertise.
+  const costume = roleRefusal(role);
+  if (costume !== null) return { ok: false, reason: `${costume}: name the specific job this decision needs (e.g. "Release Engineer")` };
+  const unfit = expertiseRefusal(expertise);
+  if (unfit !== null) return { ok: false, reason: unfit };
   return {
     ok: true,
     answer: {

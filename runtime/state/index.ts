@@ -3,3 +3,4 @@ export * from './schema.js';
 export * from './parse.js';
 export * from './io.js';
 export * from './transitions.js';
+export * from './workflow-events.js';

@@ -36,7 +36,11 @@ export const VerificationSchema = z.object({
 /** One review finding (SPEC-RUNTIME §5). */
 export const FindingSchema = z.object({
   severity: z.enum(['P0', 'P1', 'P2']),
-  type: z.string().describe('defect, security, scenario, test-gap, style, …'),
+  type: z
+    .string()
+    .describe(
+      'defect (violates a spec, a documented contract or stated behaviour), scenario or probe (fails an acceptance scenario or probe), hardening, refactor, test-gap, docs, design',
+    ),
   file: z.string(),
   line: z.number().int().min(0).describe('0 when the finding is not about one line'),
   problem: z.string(),

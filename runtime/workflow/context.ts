@@ -201,7 +201,8 @@ export class RunContext {
     this.pending = emptyBatch();
     const commands = scribeCommands(batch);
     const added = batch.amends.flatMap((amend) => amend.added);
-    const ackSchema = withAdded(withCount(this.schemas.scribeAck, batch.decisions.length), batch.amends.length > 0 ? added : null);
+    const last = this.decisions.at(-1)?.n ?? 0;
+    const ackSchema = withAdded(withCount(this.schemas.scribeAck, batch.decisions.length, last), batch.amends.length > 0 ? added : null);
     const ack = await this.ask<ScribeAck>(scribePrompt(commands, batch.amends.length > 0 ? added : null), SCRIBE_LABEL, 'scribeAck', {}, ackSchema);
     const problem =
       ack === null
@@ -210,7 +211,9 @@ export class RunContext {
           ? `the scribe reported a failure: ${ack.error?.trim() || 'no reason given'}`
           : ack.numbers.length !== batch.decisions.length
             ? `the scribe acknowledged ${ack.numbers.length} decision numbers for ${batch.decisions.length} decisions`
-            : batch.amends.length > 0 && (ack.added ?? []).join(',') !== added.join(',')
+            : !ack.numbers.every((n, i) => n > (i === 0 ? last : ack.numbers[i - 1]!))
+              ? `the scribe acknowledged decision numbers [${ack.numbers.join(', ')}] after D${last}; the one writer never reuses a number`
+              : batch.amends.length > 0 && (ack.added ?? []).join(',') !== added.join(',')
               ? `leopold plan amend added items [${(ack.added ?? []).join(', ')}], expected [${added.join(', ')}] (PLAN.md changed under the run?)`
               : null;
     if (problem !== null || ack === null) {
@@ -277,14 +280,23 @@ function withAdded(schema: Record<string, unknown>, added: readonly number[] | n
 }
 
 /**
- * The ack schema for a batch of `count` decisions: a success (`ok` true) holds exactly that
- * many numbers; a failure (`ok` false) holds any numbers and a non-empty `error`, so the
- * scribe can always say what went wrong (the real client refuses an answer that breaks the
- * schema, and the cause would be lost).
+ * The ack schema for a batch of `count` decisions after D`last`. A success (`ok` true) holds
+ * exactly that many numbers; a failure (`ok` false) holds any numbers and a non-empty
+ * `error`, so the scribe can always say what went wrong (the real client refuses an answer
+ * that breaks the schema five times, and the cause would be lost). Every number is above
+ * `last` (the one writer numbers on from the highest in the file and never reuses one).
+ * The `default` annotation (last+1, last+2, …) is what a DECISIONS.md nobody else wrote to
+ * gives, and what the stand-in host answers when no answer is scripted, so a simulation
+ * numbers its decisions D1, D2, … like a real first run (a keyword every JSON Schema draft
+ * knows, unlike `prefixItems`, which a draft-07 validator may reject).
  */
-function withCount(schema: Record<string, unknown>, count: number): Record<string, unknown> {
+function withCount(schema: Record<string, unknown>, count: number, last: number): Record<string, unknown> {
+  const properties = schema.properties as Record<string, Record<string, unknown>>;
+  const item = (properties.numbers?.items ?? {}) as Record<string, unknown>;
+  const numbers = { ...properties.numbers, items: { ...item, minimum: last + 1 }, default: Array.from({ length: count }, (_, i) => last + 1 + i) };
   return {
     ...schema,
+    properties: { ...properties, numbers },
     if: { properties: { ok: { const: true } } },
     then: { properties: { numbers: { minItems: count, maxItems: count } } },
     else: { properties: { error: { type: 'string', minLength: 1 } }, required: ['error'] },

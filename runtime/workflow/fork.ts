@@ -1,3 +1,4 @@
+import { unusableDecision } from '../decisions/protocol.js';
 import { isSilentCharter } from '../decisions/render.js';
 import type { PersonaAnswer } from '../persona/schema.js';
 import type { ForkDecision } from './agent-schemas.js';
@@ -15,27 +16,33 @@ export interface Settled {
  * Settles a fork (`@human` under full, or an escalation): synthesizes the persona the
  * decision needs (none: the default worker decides, and the entry says so), asks it to
  * decide and work, and queues the decision entry with its Persona and Reversal. No answer
- * at all, or an irreversible decision the charter is silent on, is a fork no persona could
- * settle: the run stops with `escalation` (the decision protocol says stop and ask).
+ * at all, an unusable one (no decision, no why: unusableDecision), or an irreversible
+ * decision the charter is silent on, is a fork no persona could settle: the run stops with
+ * `escalation` and nothing is recorded (the persona document: never a made-up decision).
  */
 export async function settleFork(ctx: RunContext, item: EmbeddedItem, fork: 'human' | 'escalation', question: string): Promise<Settled> {
   const synthesis = await ctx.synthesize(item, fork, question);
   const label = fork === 'human' ? `${item.id}:human` : `${item.id}:escalation`;
   const answer = await ctx.ask<ForkDecision>(decidePrompt(ctx.plan, item, synthesis.persona, fork, question), label, 'decision', { effort: item.effort });
   if (answer === null) throw new RunStop('escalation', `item ${item.index}: no decision at the ${fork} fork (${question})`);
+  // An empty answer settles nothing: never write a decision nobody made.
+  const unusable = unusableDecision(answer);
+  if (unusable !== undefined) throw new RunStop('escalation', `item ${item.index}: the answer at the ${fork} fork is unusable (${unusable}); nothing was recorded (${question})`);
   if (answer.class === 'irreversible' && isSilentCharter(answer.charter)) {
     throw new RunStop('escalation', `item ${item.index}: "${oneLine(answer.title) || question}" is irreversible and the charter is silent; stop and ask`);
   }
   const decision: ForkDecision = {
     ...answer,
+    // Only the label may be filled in; what was decided and why are the answer's own.
     title: oneLine(answer.title) || `${fork === 'human' ? 'Decide' : 'Settle'}: ${item.text}`,
-    decision: answer.decision.trim() || 'Proceed with the item as written.',
-    why: answer.why.trim() || 'bias to action (decision protocol)',
+    decision: answer.decision.trim(),
+    why: answer.why.trim(),
   };
   ctx.decide({
     title: decision.title,
     fork,
     item: item.index,
+    subject: item.text,
     persona: entryPersona(synthesis.persona),
     class: decision.class,
     charter: decision.charter.trim() === '' ? 'silent' : decision.charter,

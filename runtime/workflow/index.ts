@@ -6,4 +6,4 @@ export type { AgentJsonSchemas } from './agent-schemas.js';
 export { runWorkflow } from './loop.js';
 export { base64Utf8 } from './base64.js';
 export { SCRIBE_LABEL, DECISIONS_PATH, scribeCommands } from './context.js';
-export { blockingFindings, reviewersOf } from './work-item.js';
+export { BLOCKING_P1_TYPES, blockingFindings, isTestCommand, reviewersOf } from './work-item.js';

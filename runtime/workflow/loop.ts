@@ -1,16 +1,20 @@
 import { decidedForYou, rankDecisions } from '../decisions/decided-for-you.js';
-import { DEFAULT_REVERSAL } from '../decisions/render.js';
-import type { DecisionRecord } from '../decisions/schema.js';
+import { renderDecision } from '../decisions/render.js';
+import { readDecisions } from '../decisions/trail.js';
 import { parseAutonomy } from '../autonomy/spellings.js';
 import { routeDecision, type NodeOutcome } from '../routing/decide.js';
 import type { RoutingState } from '../state/schema.js';
 import type { AgentJsonSchemas } from './agent-schemas.js';
-import { DECISIONS_PATH, RunContext, RunStop } from './context.js';
+import { RunContext, RunStop } from './context.js';
 import type { WorkflowHost } from './host.js';
 import { irOf, runNode } from './nodes.js';
 import type { EmbeddedPlan } from './plan.js';
 import type { ResultDecision, WorkflowResult, WorkflowStop } from './result.js';
 import { runWorkItem } from './work-item.js';
+
+// The script reads no clock: entries rendered for the result carry this stamp, which the
+// result never shows (the scribe's `leopold record` stamps the real ones).
+const EPOCH = new Date(0);
 
 interface Ending {
   stop: WorkflowStop;
@@ -54,27 +58,16 @@ export async function runWorkflow(embedded: EmbeddedPlan, args: unknown, host: W
   ending = await recordStop(ctx, ending, done.size, open.length);
   host.log(`stop: ${ending.stop} (${ending.detail})`);
 
-  const records = ctx.decisions.map(({ n, input }): DecisionRecord & { itemIndex: number } => ({
-    n,
-    title: input.title,
-    mechanical: false,
-    turn: input.turn ?? null,
-    at: null,
-    fork: input.fork ?? null,
-    item: `item ${input.item}`,
-    itemIndex: input.item,
-    persona: input.persona,
-    class: input.class ?? 'reversible',
-    charter: input.charter ?? 'silent',
-    decision: input.decision ?? '',
-    why: input.why ?? '',
-    reversal: input.reversal && input.reversal.trim() !== '' ? input.reversal : DEFAULT_REVERSAL,
-  }));
+  // The decisions as DECISIONS.md holds them: rendered by the one writer's renderer and
+  // read back by its reader, so the ranking and the block are the ones `run finish` and
+  // the Stop hook compute from the file.
+  const records = readDecisions(ctx.decisions.map(({ n, input }) => renderDecision(input, n, EPOCH, plan.charterRules)).join('\n\n'));
+  const itemOf = new Map(ctx.decisions.map(({ n, input }) => [n, input.item]));
   const decisions: ResultDecision[] = rankDecisions(records).map((d) => ({
     n: d.n,
     title: d.title,
     fork: d.fork,
-    item: (d as typeof d & { itemIndex: number }).itemIndex,
+    item: itemOf.get(d.n) ?? 0,
     persona: d.persona ? `${d.persona.name} — ${d.persona.role}` : null,
     class: d.class ?? 'reversible',
     decision: d.decision,
@@ -89,7 +82,7 @@ export async function runWorkflow(embedded: EmbeddedPlan, args: unknown, host: W
     total: open.length,
     incomplete: open.filter((index) => !done.has(index)).sort((a, b) => a - b),
     decisions,
-    decidedForYou: decidedForYou(records, { path: DECISIONS_PATH }),
+    decidedForYou: decidedForYou(records),
     stranded: ending.stranded,
     routedAround: ending.routedAround,
   };

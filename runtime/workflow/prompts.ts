@@ -69,7 +69,7 @@ export function implementPrompt(plan: EmbeddedPlan, item: EmbeddedItem, context:
       'Answer',
       [
         'Do the work in the working tree, run the tests the item needs, then answer the handoff JSON:',
-        'status completed | partial | blocked; files_changed; tests_run (each command, result, summary; a handoff with no test run counts as partial);',
+        'status completed | partial | blocked; files_changed; tests_run (each command, result, summary; a handoff with no test run, or with only a build, type-check or lint, counts as partial);',
         'evidence; blocked_reason (a stop token first: too-big, needs-confirm, ambiguous, regressed, scope); concerns.',
         'Use needs-confirm or ambiguous only for a fork the charter cannot settle; a persona will settle it and hand it back to you.',
       ].join('\n'),
@@ -105,7 +105,11 @@ export function reviewPrompt(plan: EmbeddedPlan, item: EmbeddedItem, reviewer: s
     section('Changed files', handoff.files_changed.join('\n') || '(none named)'),
     section(
       'Answer',
-      'findings: each { severity P0|P1|P2, type, file, line, problem, fix, introduced }. P0 blocks; a P1 blocks only when this item introduced it; P2 never blocks. Report nothing you cannot point at.',
+      [
+        'findings: each { severity P0|P1|P2, type, file, line, problem, fix, introduced }. type is one of defect, scenario, probe, hardening, refactor, test-gap, docs, design:',
+        'defect only when the change violates a spec, a documented contract or stated behaviour; scenario or probe when it fails an acceptance scenario or probe.',
+        'P0 blocks; a P1 blocks only when this item introduced it and it is a defect, scenario or probe; every other finding (and every P2) is a follow-up recorded when the item closes. Report nothing you cannot point at.',
+      ].join('\n'),
     ),
   ].join('\n\n');
 }

@@ -18,9 +18,28 @@ const ESCALATING = /^\s*(needs-confirm|ambiguous)\b/i;
 /** At most this many escalations per attempt; another one is a fork no persona settled. */
 const MAX_ESCALATIONS = 2;
 
-/** Blocking findings: every P0, and a P1 defect this item introduced. */
+/**
+ * Finding types that make an introduced P1 blocking: a `defect` (it violates a spec, a
+ * documented contract or stated behaviour), or one that fails an acceptance `scenario` or
+ * `probe`. Every other type (hardening, refactor, test-gap, docs, design, …) is a
+ * follow-up recorded at close, never a fix round (the SDD protocol's blocking rule).
+ */
+export const BLOCKING_P1_TYPES: readonly string[] = ['defect', 'scenario', 'probe'];
+
+/** Blocking findings: every P0, and a P1 this item introduced whose type is a defect or a failed scenario/probe. */
 export function blockingFindings(findings: readonly Finding[]): Finding[] {
-  return findings.filter((f) => f.severity === 'P0' || (f.severity === 'P1' && f.introduced));
+  return findings.filter((f) => f.severity === 'P0' || (f.severity === 'P1' && f.introduced && BLOCKING_P1_TYPES.includes(f.type.trim().toLowerCase())));
+}
+
+// Commands that build, type-check, lint or format: they show the code compiles, not that it
+// works. Any command naming a test runner is a test, whatever else it does.
+const TEST_WORDS = /(?<![\p{L}\p{N}_])(?:tests?|specs?|vitest|jest|pytest|mocha|ava|tap|e2e|playwright|cypress|ctest|phpunit|rspec)(?![\p{L}\p{N}_])/iu;
+const BUILD_ONLY =
+  /^\s*(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:build|compile|typecheck|type-check|tsc|lint|format|fmt|prettier|check-types)\b|(?:npx\s+|pnpm\s+exec\s+|yarn\s+)?(?:tsc|esbuild|webpack|rollup|vite\s+build|eslint|prettier|biome|ruff|black|mypy|swc)\b|(?:cargo|go|gradle|\.\/gradlew|mvn|dotnet|swift)\s+(?:build|compile|check|vet|fmt|clippy|lint|assemble|package)\b|make(?:\s+(?:build|all|compile|lint))?\s*$)/i;
+
+/** True when a command is a test run, not a build alone (a build, type-check, lint or format command). */
+export function isTestCommand(command: string): boolean {
+  return TEST_WORDS.test(command) || !BUILD_ONLY.test(command);
 }
 
 /** The reviewers an item gets, by risk: correctness; + security when sensitive; + works when critical. */
@@ -75,6 +94,7 @@ export async function runWorkItem(ctx: RunContext, item: EmbeddedItem): Promise<
         title: `Rescue item ${item.index} with a different approach`,
         fork: 'repeated-failure',
         item: item.index,
+        subject: item.text,
         persona: entryPersona(synthesis.persona),
         class: 'reversible',
         charter: 'silent',
@@ -109,6 +129,8 @@ async function attemptItem(
   };
   let escalations = 0;
   let deaths = 0;
+  // Non-blocking findings of every round: follow-ups, recorded once when the item closes.
+  const followUps: Finding[] = [];
   for (;;) {
     const label = context.round === 0 ? `${item.id}:implement` : `${item.id}:fix:${context.round}`;
     const handoff = await ctx.ask<Handoff>(implementPrompt(plan, item, context), label, 'handoff', { effort: item.effort });
@@ -128,9 +150,14 @@ async function attemptItem(
       context.resolution = `${settled.decision.decision} (why: ${settled.decision.why})`;
       continue; // handed back to the worker; an escalation does not charge a round
     }
-    const ranTests = handoff.tests_run.some((run) => run.result !== 'not-run');
+    const ran = handoff.tests_run.filter((run) => run.result !== 'not-run');
+    const ranTests = ran.some((run) => isTestCommand(run.command));
     if (handoff.status === 'partial' || !ranTests) {
-      return { outcome: 'failed', kind: 'partial', evidence: ranTests ? `partial handoff: ${handoff.evidence}` : 'the handoff ran no test (a handoff with no test run is partial)' };
+      const why =
+        ran.length > 0
+          ? `the handoff ran no test command, only ${ran.map((run) => run.command).join(', ')} (a build alone is partial)`
+          : 'the handoff ran no test (a handoff with no test run is partial)';
+      return { outcome: 'failed', kind: 'partial', evidence: ranTests ? `partial handoff: ${handoff.evidence}` : why };
     }
 
     const verification = await askTwice<Verification>(ctx, verifyPrompt(plan, item, handoff), `${item.id}:verify`, 'verification');
@@ -154,9 +181,11 @@ async function attemptItem(
     }
     const findings = answers.flatMap((answer) => answer!.findings);
     const blocking = blockingFindings(findings);
-    const advisory = findings.filter((f) => !blocking.includes(f));
-    if (advisory.length > 0) ctx.event({ event: 'review-notes', item: item.index, findings: advisory });
-    if (blocking.length === 0) return { outcome: 'accepted' };
+    followUps.push(...findings.filter((f) => !blocking.includes(f)));
+    if (blocking.length === 0) {
+      recordFollowUps(ctx, item, followUps);
+      return { outcome: 'accepted' };
+    }
     if (context.round < plan.maxReviewRounds) {
       context.round += 1;
       context.findings = blocking;
@@ -167,6 +196,7 @@ async function attemptItem(
       ctx.decide({
         title: `Ruling: ${finding.severity} ${finding.type} in ${finding.file}${finding.line > 0 ? `:${finding.line}` : ''} left open`,
         item: item.index,
+        subject: item.text,
         class: 'reversible',
         charter: 'silent',
         decision: `Item ${item.index} stays open with this finding: ${finding.problem}`,
@@ -175,8 +205,14 @@ async function attemptItem(
         turn: ctx.iteration,
       });
     }
+    recordFollowUps(ctx, item, followUps);
     return { outcome: 'left-open' };
   }
+}
+
+/** The follow-ups of a closed item (non-blocking findings: hardening, refactor, docs, test-gap, P2, …), as one `follow-ups` event. */
+function recordFollowUps(ctx: RunContext, item: EmbeddedItem, findings: readonly Finding[]): void {
+  if (findings.length > 0) ctx.event({ event: 'follow-ups', item: item.index, findings: [...findings] });
 }
 
 /** An agent asked once more when it gives no answer (verifier, judges, tools). */

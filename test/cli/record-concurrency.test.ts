@@ -89,7 +89,8 @@ describe('leopold record under concurrency', () => {
     const blocks = text.split('\n\n');
     expect(blocks[0]).toBe('# Decisions');
     expect(blocks).toHaveLength(total + 1);
-    for (const block of blocks.slice(1)) expect(block.trimEnd().split('\n')).toHaveLength(8);
+    // Heading, Persona, Bound by, Fork, Class, Charter, Decision, Why, Reversal.
+    for (const block of blocks.slice(1)) expect(block.trimEnd().split('\n')).toHaveLength(9);
     expect(text.endsWith('\n')).toBe(true);
 
     // No lock or temp file left behind.

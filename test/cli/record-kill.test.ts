@@ -51,7 +51,7 @@ function assertWhole(text: string): number {
       expect(lines).toHaveLength(1);
       continue;
     }
-    expect(lines.map((l) => l.slice(0, 13))).toEqual(['## D' + lines[0]!.slice(4, 13), 'Persona:     ', 'Fork:        ', 'Class:       ', 'Charter:     ', 'Decision:    ', 'Why:         ', 'Reversal:    ']);
+    expect(lines.map((l) => l.slice(0, 13))).toEqual(['## D' + lines[0]!.slice(4, 13), 'Persona:     ', 'Bound by:    ', 'Fork:        ', 'Class:       ', 'Charter:     ', 'Decision:    ', 'Why:         ', 'Reversal:    ']);
   }
   for (const r of records.filter((x) => !x.mechanical)) expect(r.reversal).toBe(`remove ${r.title}`);
   return records.length;

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leopold, leopoldBinary } from '../support/built-dist.js';
 
 let bin: string;
@@ -9,8 +9,15 @@ beforeAll(async () => {
   bin = await leopoldBinary();
 });
 
+// Every directory a test makes, removed when the file is done.
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 function project(): string {
   const root = mkdtempSync(join(tmpdir(), 'leopold-run-'));
+  made.push(root);
   mkdirSync(join(root, '.leopold'));
   writeFileSync(join(root, '.leopold', 'PLAN.md'), '- [x] one\n- [ ] two\n- [ ] three\n');
   return root;
@@ -71,7 +78,7 @@ describe('leopold run', () => {
     expect(finish.stdout).toMatch(/^Leopold run ended: kill_switch/);
     expect(finish.stdout).toMatch(/Plan: 1\/3 items done/);
     expect(finish.stdout).toMatch(/What I decided for you/);
-    expect(finish.stdout).toMatch(/Chose the schema migration order/);
+    expect(finish.stdout).toContain('  1. [decision] Dana — Database Reliability Lead (D1): Run the additive migration first.\n     Reversal: Re-run the down migration.');
     expect(state(root)).toMatchObject({ active: false, stop_reason: 'kill_switch', finished_at: expect.any(String) });
     expect(events(root).map((e) => e.event)).toEqual(['start', 'kill_switch', 'finish']);
     expect(events(root)[2]).toMatchObject({ event: 'finish', reason: 'kill_switch', iteration: 0 });
@@ -133,6 +140,7 @@ describe('leopold run', () => {
     leopold(bin, root, ['run', 'start']);
     expect(leopold(bin, root, ['run', 'finish', '--reason', 'bored']).code).toBe(2);
     const nowhere = mkdtempSync(join(tmpdir(), 'leopold-none-'));
+    made.push(nowhere);
     for (const sub of ['start', 'finish', 'status', 'stop']) {
       const r = leopold(bin, nowhere, ['run', sub]);
       expect(r.code).toBe(2);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtLeopold } from '../compile/harness.js';
+import { SIMULATED_CLOSING, TRAIL_CLOSING } from '../../runtime/decisions/index.js';
 
 // `leopold simulate` end to end through the built binary (STYLE.md).
 
@@ -30,8 +31,16 @@ describe('leopold simulate', () => {
     expect(r.stdout).toMatch(/Phases: Wave 1 → Wave 2 → Wave 3/);
     expect(r.stdout).toMatch(/i2:implement .*answered[\s\S]*i2:verify[\s\S]*i2:implement[\s\S]*i4:tool[\s\S]*i5:implement[\s\S]*i6:gate[\s\S]*i7:persona:human[\s\S]*i7:human/);
     expect(r.stdout).toContain('i2: attempt failed (verification, 1 in a row)');
-    expect(r.stdout).toContain('What I decided for you (riskiest first):');
-    expect(r.stdout).toContain('D1 human at item 7');
+    expect(r.stdout).toContain(
+      [
+        'What I decided for you (1 call, riskiest first):',
+        '  1. [human] Mara Voss — Open Source Licensing Counsel (D1): Name the release tally 1.0.0 and license it MIT (matches package.json).',
+        '     Reversal: Change the version and licence fields in package.json and LICENSE before publishing.',
+        // simulate writes nothing: the closing line must not point at a trail.
+        SIMULATED_CLOSING,
+      ].join('\n'),
+    );
+    expect(r.stdout).not.toContain(TRAIL_CLOSING);
     expect(r.stdout).toContain('Stop: routed_complete');
     expect(r.stdout).toContain('Done 5/7; incomplete: 4, 8');
   });
@@ -41,11 +50,14 @@ describe('leopold simulate', () => {
     const b = leopold(['simulate', 'fixtures/example/.leopold/PLAN.md', '--json']);
     expect(a.code).toBe(0);
     expect(a.stdout).toBe(b.stdout);
-    const doc = JSON.parse(a.stdout) as { ok: boolean; loop: string; agents: { label: string; status: string }[]; result: { stop: string } };
+    const doc = JSON.parse(a.stdout) as { ok: boolean; loop: string; agents: { label: string; status: string }[]; result: { stop: string; detail: string } };
     expect(doc.ok).toBe(true);
     expect(doc.loop).toBe('routed');
     expect(doc.agents[0]).toMatchObject({ label: 'i2:implement', status: 'answered' });
-    expect(doc.result.stop).toBe('routed_complete');
+    // Unscripted, the @human node's default-shaped answer decides nothing: an escalation, never a made-up decision.
+    expect(doc.result).toMatchObject({ stop: 'escalation', detail: expect.stringMatching(/^item 7: the answer at the human fork is unusable/) });
+    const answered = JSON.parse(leopold(['simulate', 'fixtures/example/.leopold/PLAN.md', '--answers', 'fixtures/example/answers.json', '--json']).stdout) as { result: { decidedForYou: string } };
+    expect(answered.result.decidedForYou.split('\n').at(-1)).toBe(SIMULATED_CLOSING);
   });
 
   it('exits 1 on plan errors and 2 on a bad answers file', () => {

@@ -16,7 +16,7 @@ describe('the compiled workflow in the real client: decisions and the scribe', (
     const run = await runReal(project, { prompt: 'Run the Leopold workflow.', script: launch(BY_SCRIPT_PATH), allowedTools: 'Workflow' });
     const result = run.results[0] as { stop: string; detail: string };
     expect(result.stop).toBe('scribe_failed');
-    expect(result.detail).toMatch(/the scribe reported a failure: leopold record .*requires approval/i);
+    expect(result.detail).toMatch(/the scribe reported a failure: node_modules\/\.bin\/leopold record .*requires approval/i);
     // The scribe's failure answer was accepted at once (it used to break the ack schema five times).
     expect(run.agents.find((agent) => agent.key === 'scribe')?.attempts).toBe(1);
     expect(project.read('.leopold/PLAN.md')).toBe(plan);

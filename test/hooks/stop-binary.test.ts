@@ -114,7 +114,7 @@ describe.each(['dist/hooks/stop.js', 'dist/leopold.js hook stop'])('%s', (bin) =
     const message = messageOf(run(bin, stopInput(dir)).stdout);
     expect(message).toMatch(/^Leopold run ended: plan_complete/);
     expect(message).toContain('What I decided for you');
-    expect(message).toContain('D1 escalation');
+    expect(message).toContain('  1. [escalation] No persona — default worker (D1): Friday\n     Reversal: Roll back.');
     expect(stateOf(dir)).toMatchObject({ active: false, stop_reason: 'plan_complete' });
     expect(eventsOf(dir).at(-1)).toMatchObject({ event: 'stop', reason: 'plan_complete', engine: 'session' });
     expect(run(bin, stopInput(dir))).toEqual(silent); // the run is over

@@ -200,7 +200,7 @@ describe('context windows (dist/hooks/stop.js)', () => {
     const message = messageOf(stop(dir, 's2', 6 * MIB)); // window 2 is the last one
     expect(message).toMatch(/^Leopold run ended: max_windows\n/);
     expect(message).toContain('Plan: 3/4 items done');
-    expect(message).toMatch(/\(2 of 2 context windows used\)$/);
+    expect(message).toMatch(/^Why: 2 of 2 context windows used$/m);
     expect(stateOf(dir)).toMatchObject({ active: false, stop_reason: 'max_windows', windows: 2, windows_without_progress: 0 });
     expect(eventsOf(dir).slice(-2)).toMatchObject([
       { event: 'window', window: 2, cause: 'context_budget', closed: 1 },
@@ -217,7 +217,7 @@ describe('context windows (dist/hooks/stop.js)', () => {
     blockOf(stop(dir, 's2', 1000));
     const message = messageOf(stop(dir, 's2', 6 * MIB)); // window 2: none either
     expect(message).toMatch(/^Leopold run ended: no_progress_across_windows\n/);
-    expect(message).toMatch(/\(2 windows in a row closed no item\)$/);
+    expect(message).toMatch(/^Why: 2 windows in a row closed no item$/m);
     expect(stateOf(dir)).toMatchObject({ active: false, stop_reason: 'no_progress_across_windows', windows: 2, windows_without_progress: 2 });
     expect(eventsOf(dir).at(-1)).toMatchObject({ event: 'stop', reason: 'no_progress_across_windows' });
   });

@@ -28,7 +28,8 @@ const SECRET_DECISION = [
   'Charter:     silent',
   'Decision:    Use password=hunter2 for the staging database.',
   'Why:         bias to action',
-  'Reversal:    Rotate the credentials.',
+  // The block lists the decision and the Reversal: the token there must reach no webhook.
+  'Reversal:    Rotate the credentials, starting with ghp_0123456789abcdefghijABCDEFGHIJ.',
   '',
 ].join('\n');
 
@@ -77,18 +78,18 @@ describe('notify_webhook: leopold run finish', () => {
     const hook = await server({ status: 200 });
     const dir = project(hook.url, { plan: '- [x] one\n- [ ] two\n' });
     expect((await leopold(dir, ['run', 'start'])).code).toBe(0);
-    const finish = await leopold(dir, ['run', 'finish', '--reason', 'plan_complete']);
+    const finish = await leopold(dir, ['run', 'finish', '--reason', 'routed_complete']);
     expect(finish.code).toBe(0);
     expect(finish.stderr).toBe('');
-    expect(finish.stdout).toMatch(/^Leopold run ended: plan_complete/);
+    expect(finish.stdout).toMatch(/^Leopold run ended: routed_complete/);
 
     expect(hook.received).toHaveLength(1);
     const request = hook.received[0]!;
     expect(request).toMatchObject({ method: 'POST', url: '/hook', headers: { 'content-type': 'application/json' } });
     const payload = JSON.parse(request.body) as { title: string; body: string };
     expect(Object.keys(payload).sort()).toEqual(['body', 'title']);
-    expect(payload.title).toBe('Leopold run ended: plan_complete');
-    expect(payload.body).toMatch(/^Leopold run ended: plan_complete\n/);
+    expect(payload.title).toBe('Leopold run ended: routed_complete');
+    expect(payload.body).toMatch(/^Leopold run ended: routed_complete\n/);
     expect(payload.body).toContain('Plan: 1/2 items done');
     expect(payload.body).toContain('What I decided for you');
     expectMasked(payload.body);

@@ -11,6 +11,7 @@ import { renderDecision } from '../../runtime/decisions/render.js';
 import type { DecisionInput } from '../../runtime/decisions/schema.js';
 import { runGuard } from '../../runtime/hooks/guard/index.js';
 import { runStopHook } from '../../runtime/hooks/stop/index.js';
+import { charterRules } from '../../runtime/persona/index.js';
 import { readState } from '../../runtime/state/index.js';
 import type { AnswerScript } from '../../runtime/host/index.js';
 import { CHARTER, decisionsOf, MISSION, persona, decision, runtimeBundle, simulate, verdict } from '../workflow/harness.js';
@@ -30,7 +31,9 @@ type Attempt =
   | { fail: 'verification' }
   | { gate: 'pass' | 'fail' }
   | { exit: number }
-  | { human: { role: string; title: string; charter: string } };
+  | { human: { role: string; title: string; charter: string } }
+  /** A @human fork whose answer decides nothing (empty decision): nobody may record it. */
+  | { unsettled: { role: string } };
 
 interface Case {
   name: string;
@@ -80,6 +83,12 @@ const CASES: Case[] = [
     plan: '- [ ] @human Pick the licence\n',
     attempts: { 1: [{ human: { role: 'An Assistant', title: 'Pick Apache-2.0', charter: 'Never add a runtime dependency.' } }] },
     expected: { dispatched: [1], stop: 'plan_complete' },
+  },
+  {
+    name: 'a @human node whose answer decides nothing: escalation, and no entry is written',
+    plan: '- [ ] Write the code\n- [ ] @human Approve the production cutover\n- [ ] Publish the docs\n',
+    attempts: { 2: [{ unsettled: { role: 'Release Engineer' } }] },
+    expected: { dispatched: [1, 2], stop: 'escalation' },
   },
   {
     name: 'a @human node under ask: awaiting_human',
@@ -132,6 +141,9 @@ function answersOf(c: Case): AnswerScript {
     } else if ('human' in first) {
       script.push({ label: `i${i}:persona:human`, answers: [{ value: personaValue(first.human.role) }] });
       script.push({ label: `i${i}:human`, answers: [{ value: decisionValue(first.human) }] });
+    } else if ('unsettled' in first) {
+      script.push({ label: `i${i}:persona:human`, answers: [{ value: personaValue(first.unsettled.role) }] });
+      script.push({ label: `i${i}:human`, answers: [decision({ title: '', decision: '', why: '' })] });
     }
   }
   return script;
@@ -152,7 +164,9 @@ async function workflowRun(c: Case): Promise<{ dispatched: number[]; stop: strin
     if (label !== last || m[2] === 'implement') dispatched.push(Number(m[1]));
     last = label;
   }
-  const entries = (decisionsOf(s) as DecisionInput[]).map((d, i) => normalise(renderDecision(d, i + 1, new Date(0))));
+  // The writer lifts the persona's binding rules from CHARTER.md; render with the same ones.
+  const rules = charterRules(CHARTER);
+  const entries = (decisionsOf(s) as DecisionInput[]).map((d, i) => normalise(renderDecision(d, i + 1, new Date(0), rules)));
   return { dispatched, stop: s.result.stop, entries };
 }
 
@@ -201,6 +215,17 @@ async function sessionRun(c: Case): Promise<{ dispatched: number[]; stop: string
     } else if ('exit' in a) {
       await record({ events: [{ event: 'tool', item, command: 'npm test', exit: a.exit }] });
       if (a.exit === 0) await tickPlan(plan, String(item));
+    } else if ('unsettled' in a) {
+      // The session has no usable decision: leopold record refuses the empty entry, and the
+      // session reports the escalation exactly as the block reason says.
+      const template = /Record the decision with its persona:\nWrite \.leopold\/record\.json with the Write tool, then run: node_modules\/\.bin\/leopold record < \.leopold\/record\.json\n(.*)/.exec(reason)!;
+      const doc = JSON.parse(template[1]!) as { decisions: Record<string, unknown>[] };
+      const empty = { decisions: doc.decisions.map((entry) => ({ ...entry, title: 'Approve it', class: 'reversible', charter: 'silent', decision: '', why: '', reversal: '', persona: null })) };
+      const refused = await recordDocument(JSON.stringify(empty), dir);
+      expect(refused.ack).toMatchObject({ ok: false, error: expect.stringMatching(/nobody made it/) });
+      const escalation = /node_modules\/\.bin\/leopold record < \.leopold\/record\.json\n(\{"events":\[\{"event":"escalation".*)/.exec(reason);
+      expect(escalation, 'the block reason carries the escalation template').not.toBeNull();
+      await record(JSON.parse(escalation![1]!.replace('<the fork nobody could settle>', 'no usable decision')));
     } else {
       const template = /Record the decision with its persona:\nWrite \.leopold\/record\.json with the Write tool, then run: node_modules\/\.bin\/leopold record < \.leopold\/record\.json\n(.*)/.exec(reason);
       expect(template, 'the @human block reason carries the record template').not.toBeNull();
@@ -257,6 +282,7 @@ describe('engine parity: the Stop hook and the workflow take the same path', () 
     expect(workflow.stop).toBe(session.stop);
     expect(session.entries).toEqual(workflow.entries);
     const forks = Object.values(c.attempts ?? {}).flat().filter((a) => 'human' in a).length;
+    if (session.stop === 'escalation') expect(session.entries).toEqual([]);
     expect(session.entries).toHaveLength(forks);
     if (/generic/.test(c.name)) expect(session.entries[0]).toMatch(/Persona: +none: no role could be synthesized/);
     if (forks > 0) expect(session.entries[0]).toMatch(/^## D1 — .*\(turn \d+, <ts>\)\nPersona:/);
@@ -282,8 +308,10 @@ describe('autonomy parity: every spelling through resolveAutonomy, as compile, t
     expect(compile(HUMAN, { ...options, guardrails: '', autonomyEnv: spelling }).autonomy.autonomy).toBe(posture);
     expect(compile(HUMAN, { ...options, guardrails: `- autonomy: ${spelling}\n` }).autonomy.autonomy).toBe(posture);
     // The workflow: compiled under the spelling (GUARDRAILS), and args.autonomy over a full plan.
-    const viaGuardrails = await simulate(HUMAN, { compile: { guardrails: `- autonomy: ${spelling}\n` } });
-    const viaArgs = await simulate(HUMAN, { args: { autonomy: spelling } });
+    // Under full a persona decides; it is given a usable decision (an empty one is an escalation).
+    const answers = [{ label: 'i1:human', answers: [decision()] }];
+    const viaGuardrails = await simulate(HUMAN, { answers, compile: { guardrails: `- autonomy: ${spelling}\n` } });
+    const viaArgs = await simulate(HUMAN, { answers, args: { autonomy: spelling } });
     const expectedStop = posture === 'ask' ? 'awaiting_human' : 'plan_complete';
     expect(viaGuardrails.result.stop).toBe(expectedStop);
     expect(viaArgs.result.stop).toBe(expectedStop);

@@ -42,6 +42,13 @@ describe('the wave loop (plain checklist)', () => {
     expect(s.run.stats.maxConcurrency).toBe(3);
   });
 
+  it('a handoff whose only test command is a build is partial, not tested', async () => {
+    const build = { value: { ...handoff.completed.value, tests_run: [{ command: 'npm run build', result: 'pass', summary: 'built' }] } };
+    const s = await simulate('- [ ] A\n', { answers: [{ label: 'i1:implement', answers: [build, handoff.completed], once: false }] });
+    expect(s.labels.slice(0, 2)).toEqual(['i1:implement', 'i1:implement']);
+    expect(eventsOf(s).find((e) => e.event === 'failure')).toMatchObject({ kind: 'partial', evidence: expect.stringContaining('a build alone is partial') });
+  });
+
   it('a handoff with no test run is partial: a failure, never an acceptance', async () => {
     const s = await simulate('- [ ] A\n', { answers: [{ label: 'i1:implement', answers: [handoff.noTests, handoff.completed], once: false }] });
     expect(s.labels).toEqual(['i1:implement', 'i1:implement', 'i1:verify', 'i1:review:correctness', 'scribe', 'scribe']);
@@ -96,7 +103,7 @@ describe('@human nodes', () => {
     expect(text).toContain('Persona:     Ada Park — Open Source Licensing Counsel (release management)');
     expect(text).toContain('Reversal:    Replace LICENSE and the licence field.');
     expect(s.result.decisions).toMatchObject([{ n: 1, fork: 'human', item: 2, persona: 'Ada Park — Open Source Licensing Counsel' }]);
-    expect(s.result.decidedForYou).toContain('D1 human at item 2');
+    expect(s.result.decidedForYou).toContain('  1. [human] Ada Park — Open Source Licensing Counsel (D1): MIT');
     expect(s.result.stop).toBe('plan_complete');
   });
 
@@ -145,7 +152,7 @@ describe('escalations', () => {
     expect(s.run.journal[4]!.prompt).toContain('Include them with a status column');
     expect(decisionsOf(s)).toMatchObject([{ fork: 'escalation', item: 1, persona: { role: 'Billing Operations Lead' } }]);
     expect(s.result).toMatchObject({ stop: 'plan_complete', done: 1 });
-    expect(s.result.decidedForYou).toContain('D1 escalation at item 1');
+    expect(s.result.decidedForYou).toContain('  1. [escalation] Ada Park — Billing Operations Lead (D1): Include them with a status column');
   });
 });
 
@@ -219,8 +226,23 @@ describe('review rounds', () => {
     ]);
     expect(s.run.journal[3]!.prompt).toContain('Fix round 1: fix these blocking review findings');
     expect(s.run.journal[3]!.prompt).toContain('P0 defect src/a.ts:3: off by one');
-    expect(eventsOf(s).find((e) => e.event === 'review-notes')).toBeDefined(); // the P2 and the pre-existing P1
+    // The P2 and the pre-existing P1 are follow-ups, recorded once when the item closes.
+    expect(eventsOf(s).filter((e) => e.event === 'follow-ups')).toEqual([
+      { event: 'follow-ups', item: 1, findings: [finding('P2', true), finding('P1', false, 'old bug')] },
+    ]);
     expect(s.result).toMatchObject({ stop: 'plan_complete', done: 1 });
+  });
+
+  it.each(['hardening', 'refactor', 'docs', 'test-gap'])('an introduced P1 %s opens no fix round: a follow-up recorded at close', async (type) => {
+    const s = await simulate('- [ ] A\n', { answers: [{ label: 'i1:review:correctness', answers: [review([{ ...finding('P1', true), type }])] }] });
+    expect(s.labels).toEqual(['i1:implement', 'i1:verify', 'i1:review:correctness', 'scribe', 'scribe']);
+    expect(eventsOf(s).find((e) => e.event === 'follow-ups')).toMatchObject({ item: 1, findings: [{ severity: 'P1', type }] });
+    expect(s.result).toMatchObject({ stop: 'plan_complete', done: 1 });
+  });
+
+  it('an introduced P1 defect does open a fix round', async () => {
+    const s = await simulate('- [ ] A\n', { answers: [{ label: 'i1:review:correctness', answers: [review([finding('P1', true)]), review()] }] });
+    expect(s.labels.slice(0, 4)).toEqual(['i1:implement', 'i1:verify', 'i1:review:correctness', 'i1:fix:1']);
   });
 
   it('past maxReviewRounds, a ruling per open finding is recorded and the item is left open', async () => {
@@ -257,9 +279,64 @@ describe('stop conditions', () => {
 
   it('scribe_failed: an ack with the wrong number of decision numbers is refused by its schema', async () => {
     const human = '- [ ] @human Choose\n';
-    const s = await simulate(human, { answers: [{ label: 'scribe', answers: [{ value: { ok: true, numbers: [] } }] }] });
+    const s = await simulate(human, { answers: [{ label: 'i1:human', answers: [decision()] }, { label: 'scribe', answers: [{ value: { ok: true, numbers: [] } }] }] });
     expect(s.result.stop).toBe('scribe_failed');
     expect(s.run.journal.find((c) => c.label === 'scribe')!.status).toBe('threw');
+  });
+});
+
+describe('an empty answer is never a made-up decision', () => {
+  const HUMAN = '- [ ] @human Approve the production cutover\n- [ ] (after: 1) Publish the notes\n';
+
+  it.each([
+    ['no decision', { decision: '  ' }],
+    ['no why', { why: '' }],
+    ['the default-shaped answer', { title: '', decision: '', why: '', reversal: '' }],
+  ])('@human under full with %s: escalation, nothing recorded, the item stays open', async (_label, over) => {
+    const s = await simulate(HUMAN, { answers: [{ label: 'i1:persona:human', answers: [persona('Release Engineer')] }, { label: 'i1:human', answers: [decision(over)] }] });
+    expect(s.result.stop).toBe('escalation');
+    expect(s.result.detail).toMatch(/^item 1: the answer at the human fork is unusable/);
+    expect(decisionsOf(s)).toEqual([]);
+    expect(s.result.decidedForYou).toBe('');
+    expect(JSON.stringify(s.scribe)).not.toMatch(/Proceed with the item as written|bias to action/);
+    expect(s.result.incomplete).toEqual([1, 2]);
+  });
+
+  it('an escalated fork answered with no decision stops the run with escalation', async () => {
+    const s = await simulate('- [ ] Export the invoices\n', {
+      answers: [
+        { label: 'i1:implement', answers: [handoff.blocked('needs-confirm: refunded invoices?'), handoff.completed] },
+        { label: 'i1:escalation', answers: [decision({ decision: '' })] },
+      ],
+    });
+    expect(s.result.stop).toBe('escalation');
+    expect(decisionsOf(s)).toEqual([]);
+  });
+});
+
+describe('decision numbers', () => {
+  const TWO = '- [ ] @human Choose the licence\n- [ ] (after: 1) @human Choose the name\n';
+  const answers = [
+    { label: 'i1:persona:human', answers: [persona('Open Source Licensing Counsel')] },
+    { label: 'i1:human', answers: [decision()] },
+    { label: 'i2:persona:human', answers: [persona('Brand Naming Lead')] },
+    { label: 'i2:human', answers: [decision({ title: 'Call it tally', decision: 'tally' })] },
+  ];
+
+  it('the stand-in scribe numbers on D1, D2 (not D1 for every decision), and the ack schema asks for numbers beyond the last', async () => {
+    const s = await simulate(TWO, { answers });
+    expect(s.result.decisions.map((d) => d.n).sort()).toEqual([1, 2]);
+    expect(s.result.decidedForYou).toMatch(/\(D1\)[\s\S]*\(D2\)/);
+    const acks = s.run.journal.filter((c) => c.label === 'scribe').map((c) => (c.options as { schema: { properties: { numbers: { items: { minimum: number } } } } }).schema.properties.numbers.items.minimum);
+    expect(acks[0]).toBe(1);
+    expect(acks.at(-1)).toBe(3);
+  });
+
+  it('scribe_failed: an ack that reuses a number the run already got', async () => {
+    const s = await simulate(TWO, { answers: [...answers, { label: 'scribe', answers: [{ value: { ok: true, numbers: [1] } }, { value: { ok: true, numbers: [] } }, { value: { ok: true, numbers: [1] } }] }] });
+    expect(s.result.stop).toBe('scribe_failed');
+    expect(s.result.decisions.map((d) => d.n)).toEqual([1]);
+    expect(s.run.journal.filter((c) => c.label === 'scribe').at(-1)!.status).toBe('threw');
   });
 });
 

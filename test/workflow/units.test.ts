@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { base64Utf8 } from '../../runtime/workflow/base64.js';
-import { blockingFindings, reviewersOf } from '../../runtime/workflow/work-item.js';
+import { blockingFindings, isTestCommand, reviewersOf } from '../../runtime/workflow/work-item.js';
 import { scribeCommands } from '../../runtime/workflow/context.js';
 import { agentJsonSchemas } from '../../runtime/workflow/agent-schemas.js';
 import { addedWork, amendCommand } from '../../runtime/workflow/amend.js';
@@ -19,14 +19,52 @@ describe('base64Utf8', () => {
 });
 
 describe('blocking findings', () => {
-  const f = (severity: 'P0' | 'P1' | 'P2', introduced: boolean) => ({ severity, introduced, type: 'd', file: 'a', line: 1, problem: 'p', fix: 'f' });
+  const f = (severity: 'P0' | 'P1' | 'P2', introduced: boolean, type = 'defect') => ({ severity, introduced, type, file: 'a', line: 1, problem: 'p', fix: 'f' });
   it('P0 always, P1 only when introduced, P2 never', () => {
     expect(blockingFindings([f('P0', false), f('P1', true), f('P1', false), f('P2', true)])).toEqual([f('P0', false), f('P1', true)]);
+  });
+  it.each([
+    ['defect', true],
+    ['Defect ', true],
+    ['scenario', true],
+    ['probe', true],
+    ['hardening', false],
+    ['refactor', false],
+    ['docs', false],
+    ['test-gap', false],
+    ['design', false],
+    ['style', false],
+  ])('an introduced P1 %j blocks: %s (the rest are follow-ups)', (type, blocks) => {
+    expect(blockingFindings([f('P1', true, type)])).toHaveLength(blocks ? 1 : 0);
+    expect(blockingFindings([f('P0', false, type)])).toHaveLength(1);
   });
   it('reviewers by risk', () => {
     const item = { id: 'i1', index: 1, text: '', scenarios: [], effort: 'low' as const, writes: [] };
     expect(reviewersOf({ ...item, critical: false, sensitive: false })).toEqual(['correctness']);
     expect(reviewersOf({ ...item, critical: true, sensitive: true })).toEqual(['correctness', 'security', 'works']);
+  });
+});
+
+describe('isTestCommand: a build alone is not a test', () => {
+  it.each([
+    ['npm test', true],
+    ['npx vitest run test/count.test.ts', true],
+    ['pytest -q', true],
+    ['make test', true],
+    ['cargo test', true],
+    ['go test ./...', true],
+    ['npm run build && npm test', true],
+    ['./scripts/check-output.sh', true],
+    ['npm run build', false],
+    ['npx tsc --noEmit', false],
+    ['tsc -p .', false],
+    ['npm run lint', false],
+    ['eslint src', false],
+    ['cargo build --release', false],
+    ['go vet ./...', false],
+    ['make', false],
+  ])('%j is a test: %s', (command, expected) => {
+    expect(isTestCommand(command)).toBe(expected);
   });
 });
 

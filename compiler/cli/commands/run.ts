@@ -3,25 +3,29 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { BRIEF_FILES, findBriefDir } from '../../brief/index.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
-import { decidedForYou, readDecisions, recordEvents, type DecisionRecord } from '../../../runtime/decisions/index.js';
+import { decidedForYou, decisionsSince, readDecisions, recordEvents, type DecisionRecord } from '../../../runtime/decisions/index.js';
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import { parseGuardrailSettings } from '../../../runtime/guardrails/index.js';
 import { notifyRunEnded } from '../../../runtime/notify/index.js';
 import { parsePlan } from '../../../runtime/plan/parse.js';
 import {
   EngineSchema,
+  eventsOfRun,
   finishedState,
   readState,
   startedState,
   updateState,
+  workflowCounters,
+  type LoggedEvent,
   type RunState,
   type StateReading,
+  type WorkflowCounters,
 } from '../../../runtime/state/index.js';
-import { renderRunSummary, StopReasonSchema } from '../../../runtime/stop/index.js';
+import { failuresText, renderRunSummary, StopReasonSchema } from '../../../runtime/stop/index.js';
+import type { PlanIR } from '../../../runtime/plan/schema.js';
 
 /** The kill switch's file name inside `.leopold/`. */
 export const KILL_SWITCH = 'STOP';
-const DECISIONS_PATH = '.leopold/DECISIONS.md';
 
 function briefDir(cwd: string): string {
   const dir = findBriefDir(cwd);
@@ -59,7 +63,12 @@ export async function startRun(
   return { state, replaced };
 }
 
-/** Ends the active run (null when none was active), records a `finish` event, and renders the summary. */
+/**
+ * Ends the active run (null when none was active), records a `finish` event, and renders the
+ * summary. A workflow run's script cannot write state.json, so its counters (iterations,
+ * failures, the rescue) and the stop it ended at come from the events its scribe logged
+ * since the run started. `plan_complete` is refused while plan items remain.
+ */
 export async function finishRun(
   dir: string,
   reason: string | null,
@@ -70,24 +79,76 @@ export async function finishRun(
   }
   // Nothing active: nothing to end, and nothing is written.
   if (readState(dir).state?.active !== true) return null;
+  const plan = planOf(dir);
+  const open = plan?.items.filter((item) => !item.done) ?? [];
+  if (reason === 'plan_complete' && plan && open.length > 0) {
+    throw new LeopoldError(
+      `--reason plan_complete: ${plan.items.length - open.length} of ${plan.items.length} items are done; items ${open.map((item) => item.index).join(', ')} remain (give the condition that ended the run, or none)`,
+    );
+  }
   let wasActive = false;
+  let detail: string | null = null;
   const state = await updateState(dir, (current) => {
     wasActive = current?.active === true;
     if (!current) throw new LeopoldError('state.json became unreadable while finishing the run');
+    if (!wasActive) return current;
+    const counted = current.engine === 'workflow' ? withWorkflowCounters(current, workflowCounters(eventsOfRun(readEvents(dir)))) : { state: current, stop: null };
+    detail = counted.stop?.detail || null;
     // Finishing under a raised kill switch is a kill_switch stop unless told otherwise.
-    const why = reason ?? (existsSync(join(dir, KILL_SWITCH)) ? 'kill_switch' : null);
-    return wasActive ? finishedState(current, now(), why) : current;
+    const why = reason ?? counted.stop?.reason ?? (existsSync(join(dir, KILL_SWITCH)) ? 'kill_switch' : null);
+    if (reason !== null && reason !== counted.stop?.reason) detail = null;
+    return finishedState(counted.state, now(), why);
   });
   if (!wasActive) return null;
   await recordEvents(dir, [{ event: 'finish', reason: state.stop_reason, iteration: state.iteration }], now);
-  return { state, summary: renderRunSummary(state, { plan: planProgress(dir), decidedForYou: decisionsOfRun(dir, state) }) };
+  const summary = renderRunSummary(state, {
+    plan: plan ? { done: plan.items.length - open.length, total: plan.items.length } : null,
+    detail,
+    remaining: open.map((item) => ({ index: item.index, text: item.text })),
+    decidedForYou: decisionsOfRun(dir, state),
+  });
+  return { state, summary };
 }
 
-/** Done / total items of the brief's PLAN.md, or null when it cannot be read. */
-function planProgress(dir: string): { done: number; total: number } | null {
+/** A workflow run's state with the counters its events hold (never lower than what state.json already says). */
+function withWorkflowCounters(state: RunState, counters: WorkflowCounters): { state: RunState; stop: WorkflowCounters['stop'] } {
+  const counted = Object.values(counters.failures).reduce((sum, n) => sum + n, 0);
+  const recorded = Object.values(state.failures).reduce((sum, n) => sum + n, 0);
+  return {
+    state: {
+      ...state,
+      iteration: Math.max(state.iteration, counters.iteration),
+      failures: counted > recorded ? counters.failures : state.failures,
+      rescue_used: state.rescue_used || counters.rescueUsed,
+    },
+    stop: counters.stop,
+  };
+}
+
+/** Every event of `.leopold/events.jsonl` (lines that are not JSON objects skipped); none when it is missing. */
+function readEvents(dir: string): LoggedEvent[] {
+  let text: string;
   try {
-    const ir = parsePlan(readFileSync(join(dir, BRIEF_FILES.plan), 'utf8'), BRIEF_FILES.plan);
-    return { done: ir.items.filter((item) => item.done).length, total: ir.items.length };
+    text = readFileSync(join(dir, 'events.jsonl'), 'utf8');
+  } catch {
+    return [];
+  }
+  const events: LoggedEvent[] = [];
+  for (const line of text.split('\n')) {
+    try {
+      const value = JSON.parse(line) as unknown;
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) events.push(value as LoggedEvent);
+    } catch {
+      // a blank or torn line
+    }
+  }
+  return events;
+}
+
+/** The brief's PLAN.md as parsed, or null when it cannot be read. */
+function planOf(dir: string): PlanIR | null {
+  try {
+    return parsePlan(readFileSync(join(dir, BRIEF_FILES.plan), 'utf8'), BRIEF_FILES.plan);
   } catch {
     return null;
   }
@@ -101,10 +162,7 @@ function decisionsOfRun(dir: string, state: RunState): string {
   } catch {
     return '';
   }
-  // DECISIONS.md stamps whole seconds; compare at that precision.
-  const since = state.started_at ? Math.floor(Date.parse(state.started_at) / 1000) * 1000 : Number.NaN;
-  const ofRun = Number.isNaN(since) ? records : records.filter((r) => r.at === null || !(Date.parse(r.at) < since));
-  return decidedForYou(ofRun, { path: DECISIONS_PATH });
+  return decidedForYou(decisionsSince(records, state.started_at));
 }
 
 /** GUARDRAILS' `notify_webhook` (`none` when the file is missing or unreadable). */
@@ -127,7 +185,7 @@ export function renderStatus(reading: StateReading, killSwitch: boolean): string
       `Run: ${s.active ? 'active' : 'not active'} · engine ${s.engine}`,
       `Started: ${s.started_at ?? '-'} · finished: ${s.finished_at ?? '-'} · stop reason: ${s.stop_reason ?? '-'}`,
       `Iteration: ${s.iteration} · no-progress turns: ${s.no_progress} · windows: ${s.windows}`,
-      `Failures: ${JSON.stringify(s.failures)} · streak: ${s.consecutive_failures.count}${s.consecutive_failures.kind ? ` ${s.consecutive_failures.kind}` : ''}`,
+      `Failures: ${failuresText(s.failures)} · streak: ${s.consecutive_failures.count}${s.consecutive_failures.kind ? ` ${s.consecutive_failures.kind}` : ''}`,
       `Rescue used: ${s.rescue_used ? 'yes' : 'no'} · plan changes used: ${s.amendments_used}/3`,
       `Routes taken: ${s.routing.taken.map((r) => `${r.from} -[${r.when}]-> ${r.to}`).join(', ') || 'none'}`,
     );

@@ -10,6 +10,7 @@ import { compile } from '../../index.js';
 import { runWorkflowScript, type HostRun } from '../../../runtime/host/index.js';
 import { agentAnswers, parseModelScript, type ModelScript } from '../../../runtime/scripted-model/index.js';
 import { rehearseInClaudeCode } from './simulate-claude-code.js';
+import { simulatedTrail } from '../../../runtime/decisions/decided-for-you.js';
 import type { WorkflowResult } from '../../../runtime/workflow/index.js';
 import { planLayout, readCompileOptions } from '../compile-inputs.js';
 import { endQuietlyOnBrokenPipe } from '../io.js';
@@ -141,7 +142,8 @@ export function simulationJson(header: Header, run: HostRun): Record<string, unk
     ok: run.ok,
     phases: run.phases,
     agents: run.journal.map((call) => ({ index: call.index, label: call.label, phase: call.phase, status: call.status, tokens: call.tokens })),
-    result: run.result ?? null,
+    // Nothing was written: the block must not point at a trail, in JSON either.
+    result: run.result ? { ...(run.result as WorkflowResult), decidedForYou: simulatedTrail((run.result as WorkflowResult).decidedForYou) } : null,
     error: run.error ?? null,
     violations: run.violations ?? [],
     logs: run.logs,
@@ -169,7 +171,8 @@ export function renderSimulation(header: Header, run: HostRun): string {
   const result = run.result as WorkflowResult;
   const notes = run.logs.filter((line) => !line.startsWith('stop:'));
   if (notes.length > 0) out.push('', 'Log:', ...notes.map((line) => `  ${line}`));
-  out.push('', result.decidedForYou === '' ? 'Decisions: none' : result.decidedForYou);
+  // Nothing was written: the block must not point at a trail (docs/workflow.md).
+  out.push('', result.decidedForYou === '' ? 'Decisions: none' : simulatedTrail(result.decidedForYou));
   out.push('', `Stop: ${result.stop} (${result.detail})`);
   const list = (xs: readonly number[]) => (xs.length === 0 ? '-' : xs.join(', '));
   out.push(`Done ${result.done}/${result.total}; incomplete: ${list(result.incomplete)}; stranded: ${list(result.stranded)}; routed around: ${list(result.routedAround)}`);

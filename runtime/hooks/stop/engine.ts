@@ -118,6 +118,7 @@ export function stopTurn(input: TurnInput): Turn {
     planComplete: step.complete?.reason === 'plan_complete',
     routedComplete: step.complete?.reason === 'routed_complete',
     deadlock: step.complete?.reason === 'deadlock',
+    escalation: reported?.escalated === true,
     nextIsHuman: step.next?.kind === 'human',
     ...(input.transcriptBytes !== null ? { transcriptBytes: input.transcriptBytes } : {}),
   };
@@ -145,7 +146,7 @@ export function stopTurn(input: TurnInput): Turn {
   }
 
   if (found) {
-    const verdict = withDetail(found, step.complete, step.next);
+    const verdict = withDetail(found, step.complete, step.next, pending && reported?.escalated ? { item: pending, question: reported.question } : null);
     const ended = finishedState(withHookMemory({ ...state, stop_reason: verdict.reason }, { pending: null, waves, window }), input.now, verdict.reason);
     return { state: ended, action: { type: 'stop', verdict, done, total, completion: step.complete }, closed, checkpoint: null };
   }
@@ -170,8 +171,11 @@ export function stopTurn(input: TurnInput): Turn {
 }
 
 // The evaluator's one-liners, made as specific as the workflow's where the hook knows more.
-function withDetail(verdict: StopVerdict, complete: Completion | null, next: PlanItem | null): StopVerdict {
+function withDetail(verdict: StopVerdict, complete: Completion | null, next: PlanItem | null, escalated: { item: PlanItem; question: string | null } | null): StopVerdict {
   if (complete && verdict.reason === complete.reason) return { reason: verdict.reason, detail: complete.detail };
+  if (verdict.reason === 'escalation' && escalated) {
+    return { reason: verdict.reason, detail: `item ${escalated.item.index} ("${escalated.item.text}"): no usable decision at the fork (${escalated.question ?? 'no question given'})` };
+  }
   if (verdict.reason === 'awaiting_human' && next) {
     return { reason: verdict.reason, detail: `item ${next.index} ("${next.text}") is a @human node and autonomy is ask` };
   }

@@ -2,7 +2,7 @@ import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, sta
 import { join } from 'node:path';
 import { decidedForYou } from '../../decisions/decided-for-you.js';
 import type { DecisionRecord } from '../../decisions/schema.js';
-import { readDecisions } from '../../decisions/trail.js';
+import { decisionsSince, readDecisions } from '../../decisions/trail.js';
 import type { RunState } from '../../state/schema.js';
 import type { LoggedEvent } from './outcome.js';
 
@@ -68,16 +68,13 @@ export function eventsSince(leopoldDir: string, offset: number | null): { events
 export function decisionsOfRun(leopoldDir: string, state: RunState): DecisionRecord[] {
   const text = readOptional(join(leopoldDir, 'DECISIONS.md'));
   if (text === '') return [];
-  const records = readDecisions(text);
-  // DECISIONS.md stamps whole seconds; compare at that precision.
-  const since = state.started_at ? Math.floor(Date.parse(state.started_at) / 1000) * 1000 : Number.NaN;
-  return Number.isNaN(since) ? records : records.filter((r) => r.at === null || !(Date.parse(r.at) < since));
+  return decisionsSince(readDecisions(text), state.started_at);
 }
 
 /** "What I decided for you" over the decisions stamped since the run started. */
 export function decidedForYouOfRun(leopoldDir: string, state: RunState): string {
   const ofRun = decisionsOfRun(leopoldDir, state);
-  return ofRun.length === 0 ? '' : decidedForYou(ofRun, { path: '.leopold/DECISIONS.md' });
+  return decidedForYou(ofRun);
 }
 
 /** The session transcript's size in bytes, or null when unknown (no path, missing, unreadable, not a file). */

@@ -129,8 +129,13 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     if (action.type === 'stop') {
       const { verdict } = action;
       await recordEvents(dir, [...windowEvents, { event: 'stop', reason: verdict.reason, detail: verdict.detail, iteration: done.state.iteration, done: action.done, total: action.total, engine: 'session' }], now);
-      const summary = renderRunSummary(done.state, { plan: { done: action.done, total: action.total }, decidedForYou: decidedForYouOfRun(dir, done.state) });
-      const message = `${summary}\n(${verdict.detail})`;
+      const remaining = items.filter((item) => !item.done).map((item) => ({ index: item.index, text: item.text }));
+      const message = renderRunSummary(done.state, {
+        plan: { done: action.done, total: action.total },
+        detail: verdict.detail,
+        remaining,
+        decidedForYou: decidedForYouOfRun(dir, done.state),
+      });
       // Bounded and never throws: the answer below is printed whatever the webhook does.
       await notifyRunEnded(dir, guardrails.notifyWebhook, message, now);
       return `${JSON.stringify({ systemMessage: message })}\n`;

@@ -12,6 +12,10 @@ export interface Reported {
   failures: string[];
   /** A work item was accepted: the failure streak ends. */
   succeeded: boolean;
+  /** The session reported a fork it could not settle (an `escalation` event): the run stops with `escalation`. */
+  escalated: boolean;
+  /** What the escalation said could not be settled, when it said. */
+  question: string | null;
 }
 
 const numberOf = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN);
@@ -19,18 +23,24 @@ const numberOf = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'stri
 /**
  * Reads the outcome of one dispatched item from PLAN.md (its checkbox) and the events the
  * session recorded since the dispatch, in the vocabulary the workflow's scribe writes:
- * `failure` (kind), `item-open`, `gate` / `verify` (verdict), `tool` (exit). A ticked
+ * `failure` (kind), `item-open`, `gate` / `verify` (verdict), `tool` (exit), and
+ * `escalation` (a fork the session could not settle: the item stays open). A ticked
  * checkbox is acceptance; nothing reported means the item is still open (same item again).
  */
 export function reportedOutcome(item: PlanItem, events: readonly LoggedEvent[]): Reported {
   const mine = events.filter((e) => numberOf(e.item) === item.index);
   const named = (name: string) => mine.filter((e) => e.event === name);
   const failures = item.kind === 'work' ? named('failure').map((e) => (typeof e.kind === 'string' && e.kind.trim() !== '' ? e.kind.trim() : 'implementer')) : [];
-  const open = { finished: null, failures, succeeded: false };
+  // A fork nobody could settle outweighs anything else the turn reported, a tick included.
+  const escalation = named('escalation').at(-1);
+  const escalated = escalation !== undefined;
+  const question = typeof escalation?.question === 'string' && escalation.question.trim() !== '' ? escalation.question.trim() : null;
+  const open = { finished: null, failures, succeeded: false, escalated, question };
+  if (escalated) return open;
   switch (item.kind) {
     case 'work':
-      if (item.done) return { finished: { index: item.index, status: 'ok' }, failures, succeeded: true };
-      if (named('item-open').length > 0) return { finished: { index: item.index, status: 'fail' }, failures, succeeded: false };
+      if (item.done) return { ...open, finished: { index: item.index, status: 'ok' }, succeeded: true };
+      if (named('item-open').length > 0) return { ...open, finished: { index: item.index, status: 'fail' } };
       return open;
     case 'gate':
     case 'verify': {

@@ -74,7 +74,7 @@ export function blockReason(input: ReasonInput): string {
     case 'work':
       parts.push(
         [
-          `Implement it, then verify it independently: re-run the tests it needs (a claim is never acceptance; no test run means partial). When it is verified: ${tick}`,
+          `Implement it, then verify it independently: re-run the tests it needs (a claim is never acceptance; no test run, or a build alone, means partial; only a P0, or a P1 defect or failed scenario it introduced, blocks: other review findings are follow-ups). When it is verified: ${tick}`,
           `If the attempt fails, report it (kind: ${FAILURE_KINDS.join(' | ')}) and end your turn; the next turn retries or stops:`,
           record({ events: [{ event: 'failure', item: n, kind: '<kind>', evidence: '<what failed>' }] }),
           `If you must leave it open (blocking review findings you cannot fix), record one ruling decision per finding, then:`,
@@ -117,8 +117,12 @@ export function blockReason(input: ReasonInput): string {
   parts.push(
     [
       `Record every decision you make on the user's behalf, before the work it decides:`,
-      record({ decisions: [{ ...DECISION_PLACEHOLDERS, item: n, turn }] }),
+      record({ decisions: [{ ...DECISION_PLACEHOLDERS, item: n, subject: item.text, turn }] }),
+      `A mechanical decision (one clearly right answer: ran the formatter, reused the existing helper, added the missing test) is one line:`,
+      record({ decisions: [{ title: '<what>', decision: '<how>', mechanical: true, item: n, turn }] }),
       'leopold record refuses an irreversible decision on a silent charter: then stop and ask the user instead.',
+      `It also refuses an entry with no decision or no why: never record a decision nobody made. A fork you cannot settle (no usable decision) is an escalation: report it and end your turn; the run stops with escalation:`,
+      record({ events: [{ event: 'escalation', item: n, question: '<the fork nobody could settle>' }] }),
     ].join('\n'),
   );
   parts.push(`You may never: ${FORBIDDEN_ACTIONS.join('; ')}.`);
@@ -142,6 +146,7 @@ function personaFork(input: ReasonInput): string | null {
         title: `Rescue item ${n} with a different approach`,
         fork: forkName,
         item: n,
+        subject: item.text,
         persona: { name: '<name>', role: '<role>', expertise: ['<expertise>'] },
         class: 'reversible',
         charter: 'silent',
@@ -150,7 +155,7 @@ function personaFork(input: ReasonInput): string | null {
         reversal: "Discard the rescued attempt's uncommitted changes and return to the original approach.",
         turn,
       }
-    : { ...DECISION_PLACEHOLDERS, fork: forkName, item: n, persona: { name: '<name>', role: '<role>', expertise: ['<expertise>'] }, turn };
+    : { ...DECISION_PLACEHOLDERS, fork: forkName, item: n, subject: item.text, persona: { name: '<name>', role: '<role>', expertise: ['<expertise>'] }, turn };
   return [
     situation,
     `Persona answer shape (JSON Schema): ${json(input.personaSchema())}`,

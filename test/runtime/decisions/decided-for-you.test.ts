@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   decidedForYou,
@@ -7,8 +9,12 @@ import {
   planAppend,
   rankDecisions,
   readDecisions,
+  renderDecision,
   RISK_RAISE,
   riskOf,
+  SIMULATED_CLOSING,
+  simulatedTrail,
+  TRAIL_CLOSING,
   type DecisionInput,
   type DecisionRecord,
 } from '../../../runtime/decisions/index.js';
@@ -49,6 +55,12 @@ describe('riskOf', () => {
     expect(riskOf(heavy!)).toEqual({ score: FORK_RISK.human + RISK_RAISE, reasons: ['heavy subject'] });
     expect(riskOf(defaultReversal!)).toEqual({ score: FORK_RISK.human + RISK_RAISE, reasons: ['default reversal'] });
     expect(riskOf(all!).score).toBe(FORK_RISK.human + 3 * RISK_RAISE);
+  });
+
+  it('raises a heavy subject named only by the item the fork was at', () => {
+    const [cutover] = trail([entry({ title: 'Approve it', decision: 'Yes, behind a flag', item: 7, subject: 'Approve the production cutover' })]);
+    expect(cutover!.item).toBe('item 7: "Approve the production cutover"');
+    expect(riskOf(cutover!).reasons).toEqual(['heavy subject']);
   });
 
   it('orders the forks escalation > human > repair = deadlock > repeated-failure > none', () => {
@@ -113,7 +125,7 @@ describe('rankDecisions and decidedForYou', () => {
     ]);
   });
 
-  it('prints at most five lines, then (+N more) and the path', () => {
+  it('prints at most five, then (+N more) and the closing line; the Reversal is never clipped', () => {
     const records = trail([
       entry({ fork: 'repeated-failure', title: 'Retry the flaky build', item: 3 }),
       entry({ fork: 'escalation', title: 'Keep refunded invoices', decision: 'Include them', item: 'item 4 ("Export")', reversal: 'Filter them out again' }),
@@ -124,31 +136,62 @@ describe('rankDecisions and decidedForYou', () => {
       entry({ fork: 'deadlock', title: 'Break the cycle' }),
       { title: 'fmt', mechanical: true },
     ]);
-    expect(decidedForYou(records, { path: '.leopold/DECISIONS.md' })).toBe(
+    expect(decidedForYou(records)).toBe(
       [
-        'What I decided for you (riskiest first):',
+        'What I decided for you (7 calls, riskiest first):',
         // Both heavy (invoices, production): equal scores, so D2 before D5.
-        '- D2 escalation at item 4 ("Export"), heavy subject: Keep refunded invoices — Include them (undo: Filter them out again)',
-        '- D5 escalation, heavy subject: Deploy to production — Use the canary (undo: Change the colour back in theme.ts)',
-        `- D3 human, no persona, default reversal: Choose the licence — Blue (undo: ${DEFAULT_REVERSAL.slice(0, 79)}…)`,
-        '- D6 human: Name the package — Blue (undo: Change the colour back in theme.ts)',
-        '- D4 repair: Re-point the route — Blue (undo: Change the colour back in theme.ts)',
-        '(+2 more in .leopold/DECISIONS.md)',
+        '  1. [escalation] Ada — Release Engineer (D2): Include them',
+        '     Reversal: Filter them out again',
+        '  2. [escalation] Ada — Release Engineer (D5): Use the canary',
+        '     Reversal: Change the colour back in theme.ts',
+        '  3. [human] No persona — default worker (D3): Blue',
+        `     Reversal: ${DEFAULT_REVERSAL}`,
+        '  4. [human] Ada — Release Engineer (D6): Blue',
+        '     Reversal: Change the colour back in theme.ts',
+        '  5. [repair] Ada — Release Engineer (D4): Blue',
+        '     Reversal: Change the colour back in theme.ts',
+        '(+2 more)',
+        TRAIL_CLOSING,
       ].join('\n'),
     );
   });
 
-  it('names the path without a count when everything fits', () => {
-    const text = decidedForYou(trail([entry({ fork: 'human', title: 'One' })]), { path: '.leopold/DECISIONS.md' });
-    expect(text.split('\n')).toEqual([
-      'What I decided for you (riskiest first):',
-      '- D1 human: One — Blue (undo: Change the colour back in theme.ts)',
-      '(details in .leopold/DECISIONS.md)',
+  it('counts one call in the singular, and closes honestly when nothing was written (simulate)', () => {
+    const records = trail([entry({ fork: 'human', title: 'One' })]);
+    expect(decidedForYou(records).split('\n')).toEqual([
+      'What I decided for you (1 call, riskiest first):',
+      '  1. [human] Ada — Release Engineer (D1): Blue',
+      '     Reversal: Change the colour back in theme.ts',
+      'The full trail — charter basis and why — is in .leopold/DECISIONS.md.',
     ]);
+    expect(decidedForYou(records, { trail: 'simulated' }).split('\n').at(-1)).toBe(SIMULATED_CLOSING);
+    expect(simulatedTrail(decidedForYou(records))).toBe(decidedForYou(records, { trail: 'simulated' }));
+    expect(SIMULATED_CLOSING).not.toMatch(/is in \.leopold/);
+  });
+
+  it('credits the run itself for a decision made at no fork (a review ruling)', () => {
+    const [ruling] = trail([entry({ fork: undefined, persona: undefined, title: 'Ruling: P1 defect left open', decision: 'Item 2 stays open' })]);
+    expect(decidedForYou([ruling!]).split('\n')[1]).toBe('  1. [decision] Leopold — run conductor (D1): Item 2 stays open');
   });
 
   it('is empty when nothing was decided (or only mechanical things)', () => {
-    expect(decidedForYou([], { path: 'x' })).toBe('');
-    expect(decidedForYou(trail([{ title: 'fmt', mechanical: true }]), { path: 'x' })).toBe('');
+    expect(decidedForYou([])).toBe('');
+    expect(decidedForYou(trail([{ title: 'fmt', mechanical: true }]))).toBe('');
+  });
+});
+
+describe('"What I decided for you": the decision protocol example, byte for byte', () => {
+  const golden = (name: string) => readFileSync(join(import.meta.dirname, 'golden', 'protocol-example', name), 'utf8');
+  const persona = (name: string, role: string, expertise: string) => ({ name, role, expertise: [expertise] });
+  // The three calls the protocol shows (D4, D7, D9), written by the one renderer and read back.
+  const ENTRIES: [number, DecisionInput][] = [
+    [4, entry({ fork: 'human', item: 7, subject: 'Approve the production cutover', persona: persona('Rui Salgado', 'Release Engineer', 'staged rollouts'), title: 'Approve the cutover', decision: 'approve the cutover behind a flag, staged only', reversal: 'flip cutover_enabled back to false in config/flags.yml' })],
+    [7, entry({ fork: 'escalation', item: 5, persona: persona('Nadia Ferro', 'Data Engineer', 'Postgres migrations'), title: 'Split the migration', decision: 'run the production migration in two reversible halves', reversal: 'run migrations/002_down.sql' })],
+    [9, entry({ fork: 'repeated-failure', item: 6, persona: persona('Ana Reis', 'Build Engineer', 'test sharding'), title: 'Rescue the suite', decision: 'split the suite and run the slow half serially', reversal: 'revert the Makefile change' })],
+  ];
+  const records = readDecisions(ENTRIES.map(([n, e]) => renderDecision(e, n, AT)).join('\n\n'));
+
+  it('ranks escalation, human, repeated-failure and prints the protocol block exactly', () => {
+    expect(`${decidedForYou(records)}\n`).toBe(golden('block.txt'));
   });
 });

@@ -3,6 +3,7 @@ import {
   DEFAULT_REVERSAL,
   highestDecisionNumber,
   NO_PERSONA,
+  NO_RULES,
   planAppend,
   protocolRefusal,
   readDecisions,
@@ -26,12 +27,15 @@ const ESCALATION: DecisionInput = {
 };
 
 describe('renderDecision', () => {
-  it('renders a persona entry byte for byte', () => {
-    expect(renderDecision(ESCALATION, 12, AT)).toBe(
+  it('renders a persona entry byte for byte, with the charter rules that bound the persona', () => {
+    const rules = ['Never hide money movements from the ledger.', 'Always keep exports reproducible.'];
+    expect(renderDecision({ ...ESCALATION, subject: 'Export the  invoices' }, 12, AT, rules)).toBe(
       [
         '## D12 — Keep refunded invoices in the export   (turn 7, 2025-05-01T09:30:12Z)',
         'Persona:     Ada Park — Billing Operations Lead (invoicing; revenue recognition)',
-        'Fork:        escalation — item 4',
+        'Bound by:    Never hide money movements from the ledger.',
+        '             Always keep exports reproducible.',
+        'Fork:        escalation — item 4: "Export the invoices"',
         'Class:       reversible',
         'Charter:     Never hide money movements from the ledger.',
         'Decision:    Include refunded invoices with a status column.',
@@ -47,6 +51,7 @@ describe('renderDecision', () => {
       [
         '## D3 — Keep refunded invoices in the export   (2025-05-01T09:30:12Z)',
         `Persona:     ${NO_PERSONA}`,
+        `Bound by:    ${NO_RULES}`,
         'Fork:        human — item 2 ("Pick a licence")',
         'Class:       reversible',
         'Charter:     silent',
@@ -84,6 +89,7 @@ describe('renderDecision', () => {
       [
         '## D5 — Multi line title   (turn 7, 2025-05-01T09:30:12Z)',
         'Persona:     Ada Park — Billing Operations Lead (invoicing; revenue recognition)',
+        `Bound by:    ${NO_RULES}`,
         'Fork:        escalation — item 4',
         'Class:       reversible',
         'Charter:     Never hide money movements from the ledger.',
@@ -140,6 +146,7 @@ describe('readDecisions', () => {
         { ...ESCALATION, fork: undefined, persona: undefined, item: undefined, class: 'irreversible' },
       ],
       AT,
+      ['Never hide money movements from the ledger.', 'At most one export a day.'],
     ).text;
     const records = readDecisions(text);
     expect(records).toEqual([
@@ -152,6 +159,7 @@ describe('readDecisions', () => {
         fork: 'escalation',
         item: 'item 4',
         persona: ESCALATION.persona,
+        rules: ['Never hide money movements from the ledger.', 'At most one export a day.'],
         class: 'reversible',
         charter: ESCALATION.charter,
         decision: ESCALATION.decision,
@@ -198,5 +206,25 @@ describe('protocolRefusal', () => {
     ['reversible', ''],
   ] as const)('allows %s with charter %j', (cls, charter) => {
     expect(protocolRefusal({ ...ESCALATION, class: cls, charter })).toBeUndefined();
+  });
+});
+
+describe('protocolRefusal: an entry that decides nothing', () => {
+  it.each([
+    ['a blank decision', { decision: '  ' }],
+    ['a blank why', { why: '' }],
+    ['the template placeholder', { decision: '<what you chose>' }],
+  ])('refuses %s: nobody made it, report an escalation', (_label, over) => {
+    expect(protocolRefusal({ ...ESCALATION, ...over })).toMatch(/nobody made it\. Never record a decision nobody made: the fork is not settled\. Report an escalation/);
+  });
+
+  it('refuses a fork decision dressed as a mechanical one-liner: it would vanish from the block', () => {
+    expect(protocolRefusal({ title: 'Pick MIT', fork: 'human', mechanical: true })).toMatch(/a decision at a human fork is never mechanical/);
+    expect(protocolRefusal({ title: 'Pick MIT', persona: ESCALATION.persona, mechanical: true })).toMatch(/never mechanical/);
+  });
+
+  it('keeps mechanical one-liners, which need no why', () => {
+    expect(protocolRefusal({ title: 'fmt', mechanical: true })).toBeUndefined();
+    expect(protocolRefusal(ESCALATION)).toBeUndefined();
   });
 });

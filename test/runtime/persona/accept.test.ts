@@ -39,18 +39,21 @@ describe('acceptPersona: generic roles', () => {
     'Site Reliability Engineer',
     'Database Administrator',
     'AI Safety Researcher',
-    'Senior Software Engineer',
-    'Analyst',
     'Business',
   ])('accepts %j', (role) => {
     const verdict = acceptPersona(answer(role), '');
     expect(verdict).toMatchObject({ ok: true, persona: { role } });
   });
 
+  it.each(['Senior Software Engineer', 'Analyst'])('refuses %j, accepted before the filter judged words (generic-role.test.ts)', (role) => {
+    expect(acceptPersona(answer(role), '').ok).toBe(false);
+  });
+
   it('drops only one article and one plural s', () => {
     expect(normaliseRole('The the engineer')).toBe('the engineer');
     expect(normaliseRole('Engineerss')).toBe('engineers');
-    expect(isGenericRole('a an assistant')).toBe(false);
+    // A stand-in noun is refused wherever it stands, articles or not.
+    expect(isGenericRole('a an assistant')).toBe(true);
     expect(normaliseRole('  Software \t Engineers ')).toBe('software engineer');
   });
 });
