@@ -1,5 +1,6 @@
 import { LABEL_WIDTH, NO_PERSONA } from './render.js';
-import { DecisionForkSchema, type DecisionPersona, type DecisionRecord } from './schema.js';
+import { DECISION_FORKS } from './record-input.js';
+import type { DecisionFork, DecisionPersona, DecisionRecord } from './schema.js';
 
 // Any line that claims a number: an entry heading or a mechanical one-liner. Lenient on
 // purpose (any heading level, `*` bullets): counting one line too many only skips a
@@ -71,8 +72,7 @@ function setField(record: DecisionRecord, name: string, value: string): void {
     case 'Fork': {
       const dash = value.indexOf(' — ');
       const fork = dash < 0 ? value : value.slice(0, dash);
-      const parsed = DecisionForkSchema.safeParse(fork);
-      record.fork = parsed.success ? parsed.data : null;
+      record.fork = (DECISION_FORKS as readonly string[]).includes(fork) ? (fork as DecisionFork) : null;
       record.item = dash < 0 ? null : value.slice(dash + 3);
       break;
     }
