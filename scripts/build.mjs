@@ -2,7 +2,7 @@
 // without resolving node_modules at run time, and the workflow runtime that `leopold
 // compile` embeds in every emitted script. Output is deterministic (no timestamps).
 import { build } from 'esbuild';
-import { chmodSync } from 'node:fs';
+import { chmodSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,13 +19,68 @@ const SHEBANG = '#!/usr/bin/env node';
 // Bundled CommonJS dependencies (graphlib) may call require(); give ESM one.
 const SHEBANG_WITH_REQUIRE = `${SHEBANG}\nimport { createRequire as __leopoldCreateRequire } from 'node:module';\nconst require = __leopoldCreateRequire(import.meta.url);`;
 
+/**
+ * compiler/parse takes only plain values (NODE_KINDS) from runtime/plan/schema.ts, whose
+ * zod schemas would otherwise load with the parser: `leopold plan tick` and the Stop hook
+ * would pay for zod just to read PLAN.md. Resolve that one import to runtime/plan/kinds.ts,
+ * which holds those values without zod. Should the parser ever import a schema, esbuild
+ * fails the build ("No matching export"), so this cannot change behaviour silently.
+ */
+const parserWithoutZod = {
+  name: 'parser-without-zod',
+  setup(b) {
+    b.onResolve({ filter: /\/runtime\/plan\/schema\.js$/ }, (args) =>
+      args.importer.startsWith(resolve(root, 'compiler/parse') + '/') ? { path: resolve(root, 'runtime/plan/kinds.ts') } : undefined,
+    );
+  },
+};
+
+/**
+ * zod re-exports every locale (`z.locales`, about 250 KB of the CLI) though only English is
+ * used, and schemas.js imports that one directly. Leave the locale index out of the bundles:
+ * nothing here calls `z.locales`.
+ */
+const zodWithoutLocales = {
+  name: 'zod-without-locales',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${'/node_modules/zod/'}`) ? { path: 'zod-locales', namespace: 'leopold-empty' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'leopold-empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
 /** One executable node bundle (`node dist/…` or the `leopold` bin), made runnable. */
 async function buildExecutable(entry, outfile, { banner, minify }) {
-  await build({ ...NODE, entryPoints: [entry], outfile, minify, banner: { js: banner } });
+  await build({ ...NODE, entryPoints: [entry], outfile, minify, banner: { js: banner }, plugins: [parserWithoutZod, zodWithoutLocales] });
   chmodSync(resolve(root, outfile), 0o755);
 }
 
-await buildExecutable('compiler/cli/bin.ts', 'dist/leopold.js', { banner: SHEBANG_WITH_REQUIRE, minify: false });
+// The CLI: bin.ts plus one chunk per command (main.ts imports each command when the
+// command line names it), so `leopold record` and `leopold plan tick`, which scribes run on
+// every write, load the decision writer or the plan parser and not the whole compiler.
+// Chunks sit flat beside leopold.js (dist/leopold-<name>-<hash>.js) so `import.meta.url`
+// finds dist/workflow-runtime.js from any of them; chunks of earlier builds are removed.
+// Content hashes keep the names stable, so rebuilding unchanged sources rewrites the same files.
+const cli = await build({
+  ...NODE,
+  entryPoints: [{ in: 'compiler/cli/bin.ts', out: 'leopold' }],
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'leopold-[name]-[hash]',
+  // Less for Node to parse at every start; identifiers are kept so an internal error's
+  // stack still names the functions it went through.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  banner: { js: SHEBANG_WITH_REQUIRE },
+  plugins: [parserWithoutZod, zodWithoutLocales],
+  metafile: true,
+});
+chmodSync(resolve(root, 'dist/leopold.js'), 0o755);
+const cliFiles = new Set(Object.keys(cli.metafile.outputs).map((path) => path.replace(/^dist\//, '')));
+for (const name of readdirSync(resolve(root, 'dist'))) {
+  if (/^leopold-.*\.js$/.test(name) && !cliFiles.has(name)) rmSync(resolve(root, 'dist', name), { force: true });
+}
 
 // The PreToolUse guard as its own small bundle: `leopold init` registers it as
 // `node dist/hooks/guard.js` (never through npx) because it runs before every tool call.

@@ -1,33 +1,52 @@
 import { Command, CommanderError } from 'commander';
-import { LeopoldError } from '../diagnostics/diagnostic.js';
+import { LeopoldError } from '../diagnostics/error.js';
 import { EXIT } from './exit.js';
-import { registerCompile } from './commands/compile.js';
-import { registerGraph } from './commands/graph.js';
-import { registerHook } from './commands/hook.js';
-import { registerInit } from './commands/init.js';
-import { registerPlan } from './commands/plan.js';
-import { registerRecord } from './commands/record.js';
-import { registerRun } from './commands/run.js';
-import { registerSimulate } from './commands/simulate.js';
 
 export { EXIT };
 
-/** The `leopold` program: one register function per command file. */
-export function buildProgram(): Command {
+type Register = (program: Command) => void;
+type LoadRegister = (argv: readonly string[]) => Promise<Register>;
+
+/**
+ * One register function per command file, in help order, each imported only when the
+ * command line needs it: `leopold record` (run by a scribe on every write) loads the
+ * decision writer, not the compiler, zod's schemas or remark.
+ */
+const COMMANDS: Readonly<Record<string, LoadRegister>> = {
+  compile: async () => (await import('./commands/compile.js')).registerCompile,
+  graph: async () => (await import('./commands/graph.js')).registerGraph,
+  record: async () => (await import('./commands/record.js')).registerRecord,
+  plan: async (argv) => {
+    const { registerPlan } = await import('./commands/plan.js');
+    // `plan tick` is the scribes' other write: it leaves `plan amend` (the graph checker) unloaded.
+    const amend = argv[1] === 'tick' ? undefined : (await import('./commands/plan-amend.js')).registerPlanAmend;
+    return (program) => {
+      const plan = registerPlan(program);
+      amend?.(plan);
+    };
+  },
+  run: async () => (await import('./commands/run.js')).registerRun,
+  hook: async () => (await import('./commands/hook.js')).registerHook,
+  init: async () => (await import('./commands/init.js')).registerInit,
+  simulate: async () => (await import('./commands/simulate.js')).registerSimulate,
+};
+
+/**
+ * The `leopold` program. When `argv` starts with a command name only that command is
+ * registered (its parsing, help and errors do not depend on the others); anything else
+ * (`--help`, `help`, a typo that commander answers with a suggestion) gets all of them.
+ */
+export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const program = new Command('leopold')
     .description('Compile a .leopold/ plan into a validated graph and a Claude Code workflow.')
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  registerCompile(program);
-  registerGraph(program);
-  registerRecord(program);
-  registerPlan(program);
-  registerRun(program);
-  registerHook(program);
-  registerInit(program);
-  registerSimulate(program);
+  const first = argv[0];
+  const names = first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
+  const registers = await Promise.all(names.map((name) => COMMANDS[name]!(argv)));
+  for (const register of registers) register(program);
   return program;
 }
 
@@ -36,8 +55,8 @@ export function buildProgram(): Command {
  * exit code; anything else is a bug: print the stack and ask for a report (exit 3).
  */
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
   try {
+    const program = await buildProgram(argv);
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (error) {
