@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtLeopold } from '../compile/harness.js';
 import { eventsOf, simulate, ticksOf } from './harness.js';
+import { tempDir } from '../support/temp.js';
 
 const amendBlock = (...lines: string[]) => `\`\`\`leopold-amend\n${lines.join('\n')}\n\`\`\``;
 const feedback = (...lines: string[]) => ({ value: { amendments: lines.length === 0 ? '' : amendBlock(...lines), summary: 'looked at the run' } });
@@ -13,7 +13,7 @@ const work = (n: number) => [`i${n}:implement`, `i${n}:verify`, `i${n}:review:co
 /** Runs the exact scribe command with the built binary in a temp project holding `plan`, inside an active workflow run. */
 async function runScribeCommand(plan: string, command: string) {
   const { bin } = await builtLeopold();
-  const root = mkdtempSync(join(tmpdir(), 'leopold-feedback-'));
+  const root = tempDir('leopold-feedback-');
   mkdirSync(join(root, '.leopold'));
   writeFileSync(join(root, '.leopold', 'PLAN.md'), plan);
   writeFileSync(join(root, '.leopold', 'state.json'), `${JSON.stringify({ version: 1, active: true, engine: 'workflow' })}\n`);

@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -10,13 +9,14 @@ import {
   recordEvents,
   type DecisionInput,
 } from '../../../runtime/decisions/index.js';
+import { tempDir } from '../../support/temp.js';
 
 const AT = () => new Date('2025-05-01T09:30:00Z');
 const mech = (title: string): DecisionInput => ({ title, mechanical: true });
 let dir: string;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'leopold-append-'));
+  dir = tempDir('leopold-append-');
 });
 
 // A pid that certainly belongs to no process: one that has just exited.
