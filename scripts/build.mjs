@@ -2,7 +2,8 @@
 // without resolving node_modules at run time, and the workflow runtime that `leopold
 // compile` embeds in every emitted script. Output is deterministic (no timestamps).
 import { build } from 'esbuild';
-import { chmodSync, readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,6 +17,8 @@ const COMMON = { absWorkingDir: root, bundle: true, sourcemap: false, legalComme
 const NODE = { ...COMMON, platform: 'node', format: 'esm', target: 'node20' };
 
 const SHEBANG = '#!/usr/bin/env node';
+/** The sha256 of the runtime bundle that passed the host-contract check (compiler/cli/compile-inputs.ts reads it). */
+const RUNTIME_BUNDLE_HASH = 'dist/workflow-runtime.js.sha256';
 // Bundled CommonJS dependencies (graphlib) may call require(); give ESM one.
 const SHEBANG_WITH_REQUIRE = `${SHEBANG}\nimport { createRequire as __leopoldCreateRequire } from 'node:module';\nconst require = __leopoldCreateRequire(import.meta.url);`;
 
@@ -97,8 +100,7 @@ await buildExecutable('runtime/hooks/stop/main.ts', 'dist/hooks/stop.js', { bann
 // The workflow runtime, bundled ONCE here: templates/workflow/entry.ts + runtime/workflow as
 // one IIFE assigning `leopoldWorkflow`. `leopold compile` reads it from beside dist/leopold.js
 // and embeds it after the plan; it must meet CLAUDE-CODE.md §1–2 (no imports, no node
-// globals), which compile's static check asserts on every emit. Not minified, so the
-// emitted script stays reviewable.
+// globals), which is checked below, once. Not minified, so the emitted script stays reviewable.
 // The agent JSON Schemas are generated from their zod schemas here, at build time: bundle
 // runtime/workflow/agent-schemas.ts for node, import it, and hand the plain objects to the
 // runtime bundle through `define`. zod itself never reaches the emitted script.
@@ -117,3 +119,17 @@ await build({
   minify: false,
   charset: 'ascii',
 });
+
+// The bundle against the host contract, checked here once instead of on every compile
+// (compiler/emit/runtime-bundle.ts): a violation fails the build. The hash of the checked
+// bundle goes beside it; `leopold compile` finds the same hash and checks only the script
+// around the bundle. A bundle edited after the build no longer matches and is checked in full.
+const checker = await build({ ...NODE, entryPoints: ['compiler/emit/runtime-bundle.ts'], write: false, plugins: [zodWithoutLocales] });
+const { runtimeBundleProblems } = await import(`data:text/javascript;base64,${Buffer.from(checker.outputFiles[0].text).toString('base64')}`);
+const runtimeBundle = readFileSync(resolve(root, 'dist/workflow-runtime.js'), 'utf8');
+const problems = runtimeBundleProblems(runtimeBundle);
+if (problems.length > 0) {
+  rmSync(resolve(root, 'dist/workflow-runtime.js'), { force: true });
+  throw new Error(`dist/workflow-runtime.js breaks the Claude Code host contract (CLAUDE-CODE.md §1–2):\n${problems.join('\n')}`);
+}
+writeFileSync(resolve(root, RUNTIME_BUNDLE_HASH), `${createHash('sha256').update(runtimeBundle, 'utf8').digest('hex')}\n`);

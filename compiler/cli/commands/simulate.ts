@@ -4,7 +4,7 @@ import { parseOptions } from '../../brief/options.js';
 import { readTextFile } from '../../brief/read-text.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { renderDiagnostics } from '../../diagnostics/render.js';
-import { checkWorkflowScript } from '../../emit/check/index.js';
+import { checkEmittedScript } from '../../emit/index.js';
 import { SCRIPT_PATH } from '../../emit/index.js';
 import { compile } from '../../index.js';
 import { parseAnswerScript, runWorkflowScript, type AnswerScript, type HostRun } from '../../../runtime/host/index.js';
@@ -68,7 +68,7 @@ async function runSimulate(planArg: string | undefined, opts: SimulateOptions): 
   if (opts.maxIterations !== undefined) args.maxIterations = opts.maxIterations;
   const run = await runWorkflowScript(result.script, {
     file: SCRIPT_PATH,
-    staticCheck: checkWorkflowScript,
+    staticCheck: checkEmittedScript,
     answers,
     budgetTotal: opts.budget ?? null,
     ...(Object.keys(args).length > 0 ? { args } : {}),
