@@ -1,8 +1,11 @@
-import { Command, CommanderError } from 'commander';
+import type { Command } from 'commander';
 import { LeopoldError } from '../diagnostics/error.js';
 import { EXIT } from './exit.js';
 
 export { EXIT };
+
+// commander, once buildProgram has loaded it (the plain spellings below never do).
+let commander: typeof import('commander') | undefined;
 
 type Register = (program: Command) => void;
 type LoadRegister = (argv: readonly string[]) => Promise<Register>;
@@ -37,7 +40,8 @@ const COMMANDS: Readonly<Record<string, LoadRegister>> = {
  * (`--help`, `help`, a typo that commander answers with a suggestion) gets all of them.
  */
 export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
-  const program = new Command('leopold')
+  commander ??= await import('commander');
+  const program = new commander.Command('leopold')
     .description('Compile a .leopold/ plan into a validated graph and a Claude Code workflow.')
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)')
@@ -51,16 +55,54 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
 }
 
 /**
+ * The scribes' two commands in their plain spellings, run without commander (loading it is
+ * a good part of a cold start): `record [--base64 TEXT]` and `plan tick REF [--plan FILE]
+ * [--json]`, each option at most once and no value starting with `-`. These call the same
+ * action commander would; any other spelling (help, `--opt=value`, an unknown option, a
+ * missing value) goes through commander, which owns every usage message. False when
+ * `argv` is not one of them.
+ */
+async function runPlainSpelling(argv: readonly string[]): Promise<boolean> {
+  const plain = (value: string | undefined): value is string => value !== undefined && !value.startsWith('-');
+  if (argv[0] === 'record') {
+    const rest = argv.slice(1);
+    if (rest.length === 0) return runRecordWith({});
+    if (rest.length === 2 && rest[0] === '--base64' && plain(rest[1])) return runRecordWith({ base64: rest[1] });
+    return false;
+  }
+  if (argv[0] === 'plan' && argv[1] === 'tick' && plain(argv[2])) {
+    const options: { plan?: string; json?: boolean } = {};
+    for (let i = 3; i < argv.length; i++) {
+      if (argv[i] === '--json' && options.json === undefined) options.json = true;
+      else if (argv[i] === '--plan' && options.plan === undefined && plain(argv[i + 1])) options.plan = argv[++i];
+      else return false;
+    }
+    const { runTick } = await import('./commands/plan.js');
+    await runTick(argv[2], options);
+    return true;
+  }
+  return false;
+}
+
+async function runRecordWith(options: { base64?: string }): Promise<true> {
+  const { runRecord } = await import('./commands/record.js');
+  await runRecord(options);
+  return true;
+}
+
+/**
  * Runs the CLI. User errors print one line and exit 2; plan errors are the command's own
  * exit code; anything else is a bug: print the stack and ask for a report (exit 3).
  */
 export async function main(argv: string[]): Promise<number> {
   try {
-    const program = await buildProgram(argv);
-    await program.parseAsync(argv, { from: 'user' });
+    if (!(await runPlainSpelling(argv))) {
+      const program = await buildProgram(argv);
+      await program.parseAsync(argv, { from: 'user' });
+    }
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (error) {
-    if (error instanceof CommanderError) {
+    if (commander && error instanceof commander.CommanderError) {
       // --help and --version arrive here with exit code 0.
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }

@@ -61,13 +61,16 @@ export function registerPlan(program: Command): Command {
     .argument('<item>', 'item index (1-based), #N or #anchor')
     .option('--plan <file>', 'the plan file (default: the nearest .leopold/PLAN.md)')
     .option('--json', 'print the acknowledgement as one JSON line')
-    .action(async (ref: string, options: { plan?: string; json?: boolean }) => {
-      const path = locatePlan(process.cwd(), options.plan);
-      const outcome = await tickPlan(path, ref);
-      if (options.json) process.stdout.write(`${JSON.stringify(outcome.ack)}\n`);
-      else if (outcome.code === 0) process.stdout.write(`${outcome.ack.message}\n`);
-      else process.stderr.write(`leopold: ${outcome.ack.message}\n`);
-      process.exitCode = outcome.code;
-    });
+    .action(runTick);
   return plan;
+}
+
+/** The `leopold plan tick` action (main.ts also runs it directly for the plain spellings). */
+export async function runTick(ref: string, options: { plan?: string; json?: boolean }): Promise<void> {
+  const path = locatePlan(process.cwd(), options.plan);
+  const outcome = await tickPlan(path, ref);
+  if (options.json) process.stdout.write(`${JSON.stringify(outcome.ack)}\n`);
+  else if (outcome.code === 0) process.stdout.write(`${outcome.ack.message}\n`);
+  else process.stderr.write(`leopold: ${outcome.ack.message}\n`);
+  process.exitCode = outcome.code;
 }

@@ -63,17 +63,20 @@ export function registerRecord(program: Command): void {
     .command('record')
     .description('Append decisions and events from one JSON document (stdin or --base64) and print an ack')
     .option('--base64 <text>', 'the JSON document, base64-encoded (instead of stdin)')
-    .action(async (options: { base64?: string }) => {
-      let raw: string;
-      if (options.base64 !== undefined) {
-        raw = Buffer.from(options.base64, 'base64').toString('utf8');
-      } else if (process.stdin.isTTY) {
-        raw = '';
-      } else {
-        raw = await readStdin();
-      }
-      const outcome = await recordDocument(raw, process.cwd());
-      process.stdout.write(`${JSON.stringify(outcome.ack)}\n`);
-      process.exitCode = outcome.code;
-    });
+    .action(runRecord);
+}
+
+/** The `leopold record` action (main.ts also runs it directly for the plain spellings). */
+export async function runRecord(options: { base64?: string }): Promise<void> {
+  let raw: string;
+  if (options.base64 !== undefined) {
+    raw = Buffer.from(options.base64, 'base64').toString('utf8');
+  } else if (process.stdin.isTTY) {
+    raw = '';
+  } else {
+    raw = await readStdin();
+  }
+  const outcome = await recordDocument(raw, process.cwd());
+  process.stdout.write(`${JSON.stringify(outcome.ack)}\n`);
+  process.exitCode = outcome.code;
 }
