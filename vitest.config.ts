@@ -9,7 +9,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/conformance/**'] } },
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/conformance/**'], sequence: { groupOrder: 1 } } },
       {
         extends: true,
         test: {
@@ -17,7 +17,9 @@ export default defineConfig({
           include: ['test/conformance/**/*.conformance.test.ts'],
           testTimeout: 240_000,
           // Its files mostly wait on client processes: run three side by side even on 2 cores.
+          // A project with its own maxWorkers runs as a group of its own: this one first.
           maxWorkers: 3,
+          sequence: { groupOrder: 0 },
           globalSetup: ['test/conformance/wall-time.ts'],
         },
       },

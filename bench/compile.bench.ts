@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchTable } from './run.js';
@@ -119,6 +119,7 @@ export default async function compileBench(): Promise<BenchTable> {
       `Largest ${shape.name} that fits in ${HOST_SCRIPT_MAX_BYTES} bytes: ${largest.items} items (${largest.bytes} bytes); ${largest.items + 1} items are refused with host-contract/size.`,
     );
   }
+  rmSync(out, { recursive: true, force: true });
   return {
     title: 'leopold compile: plan text to written script',
     columns: ['plan', 'items', 'plan bytes', 'median ms', 'script bytes', 'bytes/item', 'of 512 KiB'],

@@ -45,7 +45,7 @@ export default async function hooksBench(): Promise<BenchTable> {
     notes: [
       `Target: the guard at most ${TARGET}x a bare \`node -e 0\` start. Measured: ${guardRatio.toFixed(2)}x (${guardRatio <= TARGET ? 'met' : 'NOT met'}).`,
       'Each run is a fresh process given a realistic hook JSON on stdin with an active run in .leopold/state.json; the four commands are interleaved round by round (3 warm-up rounds discarded) so machine load affects them alike.',
-      '`leopold hook guard` loads the whole CLI (commander, zod, remark); `leopold init` registers dist/hooks/guard.js directly for that reason.',
+      '`leopold hook guard` loads commander and the guard from their chunks of dist/leopold.js; `leopold init` registers dist/hooks/guard.js directly, which needs neither.',
     ],
   };
 }

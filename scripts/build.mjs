@@ -2,7 +2,8 @@
 // without resolving node_modules at run time, and the workflow runtime that `leopold
 // compile` embeds in every emitted script. Output is deterministic (no timestamps).
 import { build } from 'esbuild';
-import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,16 +17,73 @@ const COMMON = { absWorkingDir: root, bundle: true, sourcemap: false, legalComme
 const NODE = { ...COMMON, platform: 'node', format: 'esm', target: 'node20' };
 
 const SHEBANG = '#!/usr/bin/env node';
+/** The sha256 of the runtime bundle that passed the host-contract check (compiler/cli/compile-inputs.ts reads it). */
+const RUNTIME_BUNDLE_HASH = 'dist/workflow-runtime.js.sha256';
 // Bundled CommonJS dependencies (graphlib) may call require(); give ESM one.
 const SHEBANG_WITH_REQUIRE = `${SHEBANG}\nimport { createRequire as __leopoldCreateRequire } from 'node:module';\nconst require = __leopoldCreateRequire(import.meta.url);`;
 
+/**
+ * compiler/parse takes only plain values (NODE_KINDS) from runtime/plan/schema.ts, whose
+ * zod schemas would otherwise load with the parser: `leopold plan tick` and the Stop hook
+ * would pay for zod just to read PLAN.md. Resolve that one import to runtime/plan/kinds.ts,
+ * which holds those values without zod. Should the parser ever import a schema, esbuild
+ * fails the build ("No matching export"), so this cannot change behaviour silently.
+ */
+const parserWithoutZod = {
+  name: 'parser-without-zod',
+  setup(b) {
+    b.onResolve({ filter: /\/runtime\/plan\/schema\.js$/ }, (args) =>
+      args.importer.startsWith(resolve(root, 'compiler/parse') + '/') ? { path: resolve(root, 'runtime/plan/kinds.ts') } : undefined,
+    );
+  },
+};
+
+/**
+ * zod re-exports every locale (`z.locales`, about 250 KB of the CLI) though only English is
+ * used, and schemas.js imports that one directly. Leave the locale index out of the bundles:
+ * nothing here calls `z.locales`.
+ */
+const zodWithoutLocales = {
+  name: 'zod-without-locales',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${'/node_modules/zod/'}`) ? { path: 'zod-locales', namespace: 'leopold-empty' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'leopold-empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
 /** One executable node bundle (`node dist/…` or the `leopold` bin), made runnable. */
 async function buildExecutable(entry, outfile, { banner, minify }) {
-  await build({ ...NODE, entryPoints: [entry], outfile, minify, banner: { js: banner } });
+  await build({ ...NODE, entryPoints: [entry], outfile, minify, banner: { js: banner }, plugins: [parserWithoutZod, zodWithoutLocales] });
   chmodSync(resolve(root, outfile), 0o755);
 }
 
-await buildExecutable('compiler/cli/bin.ts', 'dist/leopold.js', { banner: SHEBANG_WITH_REQUIRE, minify: false });
+// The CLI: bin.ts plus one chunk per command (main.ts imports each command when the
+// command line names it), so `leopold record` and `leopold plan tick`, which scribes run on
+// every write, load the decision writer or the plan parser and not the whole compiler.
+// Chunks sit flat beside leopold.js (dist/leopold-<name>-<hash>.js) so `import.meta.url`
+// finds dist/workflow-runtime.js from any of them; chunks of earlier builds are removed.
+// Content hashes keep the names stable, so rebuilding unchanged sources rewrites the same files.
+const cli = await build({
+  ...NODE,
+  entryPoints: [{ in: 'compiler/cli/bin.ts', out: 'leopold' }],
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'leopold-[name]-[hash]',
+  // Less for Node to parse at every start; identifiers are kept so an internal error's
+  // stack still names the functions it went through.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  banner: { js: SHEBANG_WITH_REQUIRE },
+  plugins: [parserWithoutZod, zodWithoutLocales],
+  metafile: true,
+});
+chmodSync(resolve(root, 'dist/leopold.js'), 0o755);
+const cliFiles = new Set(Object.keys(cli.metafile.outputs).map((path) => path.replace(/^dist\//, '')));
+for (const name of readdirSync(resolve(root, 'dist'))) {
+  if (/^leopold-.*\.js$/.test(name) && !cliFiles.has(name)) rmSync(resolve(root, 'dist', name), { force: true });
+}
 
 // The PreToolUse guard as its own small bundle: `leopold init` registers it as
 // `node dist/hooks/guard.js` (never through npx) because it runs before every tool call.
@@ -42,8 +100,7 @@ await buildExecutable('runtime/hooks/stop/main.ts', 'dist/hooks/stop.js', { bann
 // The workflow runtime, bundled ONCE here: templates/workflow/entry.ts + runtime/workflow as
 // one IIFE assigning `leopoldWorkflow`. `leopold compile` reads it from beside dist/leopold.js
 // and embeds it after the plan; it must meet CLAUDE-CODE.md §1–2 (no imports, no node
-// globals), which compile's static check asserts on every emit. Not minified, so the
-// emitted script stays reviewable.
+// globals), which is checked below, once. Not minified, so the emitted script stays reviewable.
 // The agent JSON Schemas are generated from their zod schemas here, at build time: bundle
 // runtime/workflow/agent-schemas.ts for node, import it, and hand the plain objects to the
 // runtime bundle through `define`. zod itself never reaches the emitted script.
@@ -67,6 +124,20 @@ await build({
   charset: 'ascii',
 });
 
+// The bundle against the host contract, checked here once instead of on every compile
+// (compiler/emit/runtime-bundle.ts): a violation fails the build. The hash of the checked
+// bundle goes beside it; `leopold compile` finds the same hash and checks only the script
+// around the bundle. A bundle edited after the build no longer matches and is checked in full.
+const checker = await build({ ...NODE, entryPoints: ['compiler/emit/runtime-bundle.ts'], write: false, plugins: [zodWithoutLocales] });
+const { runtimeBundleProblems } = await import(`data:text/javascript;base64,${Buffer.from(checker.outputFiles[0].text).toString('base64')}`);
+const runtimeBundle = readFileSync(resolve(root, 'dist/workflow-runtime.js'), 'utf8');
+const problems = runtimeBundleProblems(runtimeBundle);
+if (problems.length > 0) {
+  rmSync(resolve(root, 'dist/workflow-runtime.js'), { force: true });
+  throw new Error(`dist/workflow-runtime.js breaks the Claude Code host contract (CLAUDE-CODE.md §1–2):\n${problems.join('\n')}`);
+}
+writeFileSync(resolve(root, RUNTIME_BUNDLE_HASH), `${createHash('sha256').update(runtimeBundle, 'utf8').digest('hex')}\n`);
+
 // The Claude Code plugin, dist/plugin/ (`claude --plugin-dir dist/plugin`; docs/init.md):
 // the manifest, the same skills init installs, hooks/hooks.json running copies of the
 // hook bundles from ${CLAUDE_PLUGIN_ROOT} with --plugin (they stay silent when the project
@@ -85,9 +156,12 @@ const write = (path, text, mode = 0o644) => {
 const json = (value) => `${JSON.stringify(value, null, 2)}\n`;
 
 rmSync(plugin, { recursive: true, force: true });
+// dist/leopold.js imports its commands from the chunks beside it: they all go along.
+const cliChunks = readdirSync(resolve(root, 'dist')).filter((name) => /^leopold(-.*)?\.js$/.test(name)).map((name) => [`dist/${name}`, `dist/${name}`]);
 for (const [from, to] of [
-  ['dist/leopold.js', 'dist/leopold.js'],
+  ...cliChunks,
   ['dist/workflow-runtime.js', 'dist/workflow-runtime.js'],
+  [RUNTIME_BUNDLE_HASH, 'dist/workflow-runtime.js.sha256'],
   ['dist/hooks/guard.js', 'hooks/guard.js'],
   ['dist/hooks/stop.js', 'hooks/stop.js'],
   ['templates/brief', 'templates/brief'],

@@ -1,15 +1,10 @@
 import { join } from 'node:path';
+import { BRIEF_FILES } from './files.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { DEFAULT_GUARDRAILS, parseGuardrails, type Guardrails } from './guardrails.js';
 import { readOptionalTextFile, readTextFile } from './read-text.js';
 
-/** The four brief files, by role. */
-export const BRIEF_FILES = {
-  mission: 'MISSION.md',
-  charter: 'CHARTER.md',
-  guardrails: 'GUARDRAILS.md',
-  plan: 'PLAN.md',
-} as const;
+export { BRIEF_FILES };
 
 /** The texts of a `.leopold/` brief and the paths they came from (as given, joined to `dir`). */
 export interface Brief {

@@ -1,9 +1,11 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BRIEF_FILES } from '../brief/load.js';
 import { readOptionalTextFile, readTextFile } from '../brief/read-text.js';
 import { LeopoldError } from '../diagnostics/diagnostic.js';
+import { trustRuntimeBundle } from '../emit/runtime-bundle.js';
 import type { CompileOptions } from '../index.js';
 import { resolvePlanPath, shownPath } from './io.js';
 
@@ -57,5 +59,17 @@ function readRuntimeBundle(): string {
   const candidates = [join(here, 'workflow-runtime.js'), resolve(here, '../../dist/workflow-runtime.js')];
   const found = candidates.find((path) => existsSync(path));
   if (!found) throw new LeopoldError(`the workflow runtime bundle is missing (looked for ${candidates[0]}); run npm run build`);
-  return readTextFile(found, 'workflow runtime bundle');
+  const bundle = readTextFile(found, 'workflow runtime bundle');
+  if (builtHash(found) === createHash('sha256').update(bundle, 'utf8').digest('hex')) trustRuntimeBundle(bundle);
+  return bundle;
+}
+
+// The hash scripts/build.mjs wrote beside the bundle it checked against the host contract;
+// a bundle without one (or changed since) is checked on first use instead.
+function builtHash(bundlePath: string): string | null {
+  try {
+    return readFileSync(`${bundlePath}.sha256`, 'utf8').trim();
+  } catch {
+    return null;
+  }
 }

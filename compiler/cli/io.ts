@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { BRIEF_FILES } from '../brief/load.js';
+import { BRIEF_FILES } from '../brief/files.js';
 import { findBriefDir } from '../brief/find.js';
-import { LeopoldError } from '../diagnostics/diagnostic.js';
+import { LeopoldError } from '../diagnostics/error.js';
 
 /**
  * The plan a command works on: `arg` exactly as the user typed it (relative stays relative),

@@ -1,22 +1,49 @@
-import { Command, CommanderError } from 'commander';
-import { LeopoldError } from '../diagnostics/diagnostic.js';
+import type { Command } from 'commander';
+import { LeopoldError } from '../diagnostics/error.js';
 import { EXIT } from './exit.js';
-import { registerCi } from './commands/ci.js';
 import { ioFailureLine } from './io-error.js';
-import { registerCompile } from './commands/compile.js';
-import { registerGraph } from './commands/graph.js';
-import { registerHook } from './commands/hook.js';
-import { registerInit } from './commands/init.js';
-import { registerPlan } from './commands/plan.js';
-import { registerRecord } from './commands/record.js';
-import { registerRun } from './commands/run.js';
-import { registerSimulate } from './commands/simulate.js';
 
 export { EXIT };
 
-/** The `leopold` program: one register function per command file. */
-export function buildProgram(): Command {
-  const program = new Command('leopold')
+// commander, once buildProgram has loaded it (the plain spellings below never do).
+let commander: typeof import('commander') | undefined;
+
+type Register = (program: Command) => void;
+type LoadRegister = (argv: readonly string[]) => Promise<Register>;
+
+/**
+ * One register function per command file, in help order, each imported only when the
+ * command line needs it: `leopold record` (run by a scribe on every write) loads the
+ * decision writer, not the compiler, zod's schemas or remark.
+ */
+const COMMANDS: Readonly<Record<string, LoadRegister>> = {
+  compile: async () => (await import('./commands/compile.js')).registerCompile,
+  graph: async () => (await import('./commands/graph.js')).registerGraph,
+  record: async () => (await import('./commands/record.js')).registerRecord,
+  plan: async (argv) => {
+    const { registerPlan } = await import('./commands/plan.js');
+    // `plan tick` is the scribes' other write: it leaves `plan amend` (the graph checker) unloaded.
+    const amend = argv[1] === 'tick' ? undefined : (await import('./commands/plan-amend.js')).registerPlanAmend;
+    return (program) => {
+      const plan = registerPlan(program);
+      amend?.(plan);
+    };
+  },
+  run: async () => (await import('./commands/run.js')).registerRun,
+  hook: async () => (await import('./commands/hook.js')).registerHook,
+  init: async () => (await import('./commands/init.js')).registerInit,
+  simulate: async () => (await import('./commands/simulate.js')).registerSimulate,
+  ci: async () => (await import('./commands/ci.js')).registerCi,
+};
+
+/**
+ * The `leopold` program. When `argv` starts with a command name only that command is
+ * registered (its parsing, help and errors do not depend on the others); anything else
+ * (`--help`, `help`, a typo that commander answers with a suggestion) gets all of them.
+ */
+export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
+  commander ??= await import('commander');
+  const program = new commander.Command('leopold')
     .description('Compile a .leopold/ plan into a validated graph and a Claude Code workflow.')
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)')
@@ -26,16 +53,47 @@ export function buildProgram(): Command {
       // One prefix for every CLI error: commander's own `error: …` lines read `leopold: …`.
       outputError: (s, write) => write(s.replace(/^error: /, 'leopold: ')),
     });
-  registerCompile(program);
-  registerGraph(program);
-  registerRecord(program);
-  registerPlan(program);
-  registerRun(program);
-  registerHook(program);
-  registerInit(program);
-  registerSimulate(program);
-  registerCi(program);
+  const first = argv[0];
+  const names = first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
+  const registers = await Promise.all(names.map((name) => COMMANDS[name]!(argv)));
+  for (const register of registers) register(program);
   return program;
+}
+
+/**
+ * The scribes' two commands in their plain spellings, run without commander (loading it is
+ * a good part of a cold start): `record [--base64 TEXT]` and `plan tick REF [--plan FILE]
+ * [--json]`, each option at most once and no value starting with `-`. These call the same
+ * action commander would; any other spelling (help, `--opt=value`, an unknown option, a
+ * missing value) goes through commander, which owns every usage message. False when
+ * `argv` is not one of them.
+ */
+async function runPlainSpelling(argv: readonly string[]): Promise<boolean> {
+  const plain = (value: string | undefined): value is string => value !== undefined && !value.startsWith('-');
+  if (argv[0] === 'record') {
+    const rest = argv.slice(1);
+    if (rest.length === 0) return runRecordWith({});
+    if (rest.length === 2 && rest[0] === '--base64' && plain(rest[1])) return runRecordWith({ base64: rest[1] });
+    return false;
+  }
+  if (argv[0] === 'plan' && argv[1] === 'tick' && plain(argv[2])) {
+    const options: { plan?: string; json?: boolean } = {};
+    for (let i = 3; i < argv.length; i++) {
+      if (argv[i] === '--json' && options.json === undefined) options.json = true;
+      else if (argv[i] === '--plan' && options.plan === undefined && plain(argv[i + 1])) options.plan = argv[++i];
+      else return false;
+    }
+    const { runTick } = await import('./commands/plan.js');
+    await runTick(argv[2], options);
+    return true;
+  }
+  return false;
+}
+
+async function runRecordWith(options: { base64?: string }): Promise<true> {
+  const { runRecord } = await import('./commands/record.js');
+  await runRecord(options);
+  return true;
 }
 
 /**
@@ -44,12 +102,14 @@ export function buildProgram(): Command {
  * bug: print the stack and ask for a report (exit 3).
  */
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    if (!(await runPlainSpelling(argv))) {
+      const program = await buildProgram(argv);
+      await program.parseAsync(argv, { from: 'user' });
+    }
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (error) {
-    if (error instanceof CommanderError) {
+    if (commander && error instanceof commander.CommanderError) {
       // --help and --version arrive here with exit code 0.
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CATALOG, type DiagnosticCode } from './catalog.js';
 
-import { type Span } from '../../runtime/plan/schema.js';
+import type { Span } from '../../runtime/plan/schema.js';
 
 export type { Span };
 
@@ -89,27 +89,7 @@ export function hasErrors(list: readonly Diagnostic[]): boolean {
   return list.some((d) => d.severity === 'error');
 }
 
-/**
- * The one exception type: a user-facing failure (missing file, unreadable input) with a
- * one-line message. The CLI prints `message` and exits 2; it never shows a stack.
- */
-export class LeopoldError extends Error {
-  override readonly name = 'LeopoldError';
-  constructor(
-    message: string,
-    readonly file?: string,
-    readonly line?: number,
-    readonly column?: number,
-  ) {
-    super(message);
-  }
-  /** `file:line:col: message`, or as much of it as is known. */
-  render(): string {
-    if (!this.file) return this.message;
-    const where = [this.file, this.line, this.column].filter((p) => p !== undefined).join(':');
-    return `${where}: ${this.message}`;
-  }
-}
+export { LeopoldError } from './error.js';
 
 /** Names an item in messages: item N ("text clipped to 60 chars"). */
 export function itemName(index: number, text: string): string {

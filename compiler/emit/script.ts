@@ -20,15 +20,40 @@ const CALL = `return await ${RUNTIME_GLOBAL}.run(PLAN, typeof args === 'undefine
  * bytes. Size and the host contract are checked by the caller (compile).
  */
 export function emitScript(compiled: CompiledPlan, runtimeBundle: string): string {
-  const bundle = embeddableBundle(runtimeBundle);
+  return scriptAround(scriptHead(compiled), embeddableBundle(runtimeBundle));
+}
+
+/**
+ * The emitted script with the runtime bundle's text replaced by a stand-in: one statement
+ * declaring the same global, padded with newlines so that every line after it keeps its
+ * number. What compile checks against the host contract for each plan once the bundle is
+ * known to comply by itself (runtime-bundle.ts): the bundle is the same on every compile.
+ */
+export function emitScriptWithoutBundle(compiled: CompiledPlan, runtimeBundle: string): string {
+  const lines = embeddableBundle(runtimeBundle).split('\n').length;
+  return scriptAround(scriptHead(compiled), `var ${RUNTIME_GLOBAL} = {};${'\n'.repeat(lines - 1)}`);
+}
+
+/**
+ * The runtime bundle in a script of its own: a plain meta and an empty plan around it, the
+ * same call after it. How the bundle is checked against the host contract by itself.
+ */
+export function bundleProbeScript(runtimeBundle: string): string {
+  const meta = { name: WORKFLOW_NAME, description: 'The workflow runtime bundle, checked by itself.', phases: [] };
+  return scriptAround([`export const meta = ${JSON.stringify(meta)};`, 'const PLAN = {};'], embeddableBundle(runtimeBundle));
+}
+
+// Header comment, meta first (a pure JSON literal), the plan as data.
+function scriptHead(compiled: CompiledPlan): string[] {
   return [
     ...header(compiled),
     `export const meta = ${JSON.stringify(metaOf(compiled))};`,
     `const PLAN = ${stableStringify(CompiledPlanSchema, compiled)};`,
-    bundle,
-    CALL,
-    '',
-  ].join('\n');
+  ];
+}
+
+function scriptAround(head: readonly string[], body: string): string {
+  return [...head, body, CALL, ''].join('\n');
 }
 
 /** `meta` for the plan: name, a description naming the plan and its size, one phase per wave. */
@@ -61,9 +86,12 @@ function header(compiled: CompiledPlan): string[] {
   ];
 }
 
-// The body already runs in strict mode (the host wraps it); esbuild's directive would only
-// be a stray string statement in the middle of the body.
-function embeddableBundle(bundle: string): string {
+/**
+ * The runtime bundle as every emitted script embeds it. The body already runs in strict
+ * mode (the host wraps it); esbuild's directive would only be a stray string statement in
+ * the middle of the body.
+ */
+export function embeddableBundle(bundle: string): string {
   const body = bundle.replace(/^\uFEFF?(["'])use strict\1;\r?\n/, '').replace(/\r\n/g, '\n').trimEnd();
   if (!body.includes(`var ${RUNTIME_GLOBAL} =`)) {
     throw new Error(`the workflow runtime bundle does not define ${RUNTIME_GLOBAL}; rebuild it with npm run build`);

@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../fs/atomic.js';
 import { withLock, type LockOptions } from '../fs/lock.js';
 import { DecisionRefusedError, firstRefusal } from './protocol.js';
 import { charterRules } from '../persona/charter-rules.js';
+import { parseDecisionInput } from './record-input.js';
 import { DECISIONS_HEADING, isPersonaEntry, renderDecision } from './render.js';
-import { DecisionInputSchema, type DecisionInput } from './schema.js';
+import type { DecisionInput } from './schema.js';
 import { highestDecisionNumber } from './trail.js';
 
 /** DECISIONS.md inside `.leopold/`. */
@@ -14,6 +14,12 @@ export const DECISIONS_FILE = 'DECISIONS.md';
 const CHARTER_FILE = 'CHARTER.md';
 /** The lock file that serializes DECISIONS.md's writers. */
 export const DECISIONS_LOCK = 'DECISIONS.md.lock';
+/**
+ * The append journal: the lock holder writes `<size before> <size after>` here before it
+ * appends and removes it after the fsync, so the next holder can cut an append that a
+ * killed writer left half done.
+ */
+export const DECISIONS_JOURNAL = '.DECISIONS.md.append';
 
 /** The new text of DECISIONS.md and the numbers given to the entries, in order. */
 export interface PlannedAppend {
@@ -21,46 +27,110 @@ export interface PlannedAppend {
   numbers: number[];
 }
 
+/** What an append needs to know of the file it goes after: all of it is in the file's tail. */
+export interface DecisionsTail {
+  /** True when the file is missing or empty (then the heading is written first). */
+  empty: boolean;
+  /** The file's last two characters. */
+  end: string;
+  /** The highest D number already there. */
+  highest: number;
+}
+
 /**
- * Pure half of an append: `existing` (undefined when the file is missing) plus the
- * rendered entries, numbered on from the highest D number already there. Existing bytes
- * are kept; each entry is preceded by one blank line.
+ * Pure half of an append: the text to add after a file with `tail`, and the numbers given
+ * to the entries, numbered on from the highest D number already there. A file that does
+ * not end with a newline gets one; each entry is preceded by one blank line.
  */
-export function planAppend(existing: string | undefined, entries: readonly DecisionInput[], at: Date, rules: readonly string[] = []): PlannedAppend {
-  let text = existing === undefined || existing === '' ? DECISIONS_HEADING : existing;
-  if (!text.endsWith('\n')) text += '\n';
-  let n = highestDecisionNumber(text);
+export function appendedText(tail: DecisionsTail, entries: readonly DecisionInput[], at: Date, rules: readonly string[] = []): PlannedAppend {
+  let text = tail.empty ? DECISIONS_HEADING : tail.end.endsWith('\n') ? '' : '\n';
+  const endsWithBlankLine = () => (tail.empty ? text : tail.end + text).endsWith('\n\n');
+  let n = tail.highest;
   const numbers: number[] = [];
   for (const entry of entries) {
     n += 1;
     numbers.push(n);
-    text += `${text.endsWith('\n\n') ? '' : '\n'}${renderDecision(entry, n, at, rules)}\n`;
+    text += `${endsWithBlankLine() ? '' : '\n'}${renderDecision(entry, n, at, rules)}\n`;
   }
   return { text, numbers };
 }
 
-// writeFileAtomic's temp files for DECISIONS.md. Only the lock holder writes one, so any
-// found while we hold the lock was left by a writer killed mid-append: litter, not data.
-function removeDeadTemps(leopoldDir: string): void {
-  for (const name of readdirSync(leopoldDir)) {
-    if (name.startsWith(`.${DECISIONS_FILE}.`) && name.endsWith('.tmp')) rmSync(join(leopoldDir, name), { force: true });
+/** The whole new text for `existing` (undefined when the file is missing): existing bytes are kept. */
+export function planAppend(existing: string | undefined, entries: readonly DecisionInput[], at: Date, rules: readonly string[] = []): PlannedAppend {
+  const before = existing ?? '';
+  const added = appendedText({ empty: before === '', end: before.slice(-2), highest: highestDecisionNumber(before) }, entries, at, rules);
+  return { text: before + added.text, numbers: added.numbers };
+}
+
+const TAIL_CHUNK = 64 * 1024;
+
+/**
+ * Reads what an append needs from the end of the open file: its last characters and the
+ * highest D number in the last 64 KiB (further back only when that holds no numbered line).
+ * The writer only ever appends ascending numbers, so the newest entries are at the end;
+ * a number a person typed higher up, far from the end, is not looked for.
+ */
+function readTail(fd: number, size: number): DecisionsTail {
+  if (size === 0) return { empty: true, end: '', highest: 0 };
+  let length = Math.min(size, TAIL_CHUNK);
+  for (;;) {
+    const from = size - length;
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const got = readSync(fd, buffer, read, length - read, from + read);
+      if (got === 0) break;
+      read += got;
+    }
+    let text = buffer.subarray(0, read).toString('utf8');
+    const end = text.slice(-2);
+    // A chunk that starts mid-file starts mid-line: that line is not ours to read.
+    if (from > 0) text = text.slice(text.indexOf('\n') + 1);
+    const highest = highestDecisionNumber(text);
+    if (highest > 0 || from === 0) return { empty: false, end, highest };
+    length = Math.min(size, length * 2);
   }
 }
 
-function readIfPresent(path: string): string | undefined {
+// A journal left by a writer killed during its append: the file is back to its size
+// before that append, unless the append finished (then it is kept whole).
+function recoverFromJournal(leopoldDir: string, fd: number): void {
+  const journal = join(leopoldDir, DECISIONS_JOURNAL);
+  let recorded: string;
   try {
-    return readFileSync(path, 'utf8');
+    recorded = readFileSync(journal, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const [before, after] = recorded.trim().split(' ').map(Number);
+  const size = fstatSync(fd).size;
+  if (before !== undefined && after !== undefined && Number.isSafeInteger(before) && size > before && size !== after) {
+    ftruncateSync(fd, before);
+    fsyncSync(fd);
+  }
+  rmSync(journal, { force: true });
+}
+
+/** Writes all of `data` at the end of `fd` (opened for append); on any failure the file is cut back to `size`. */
+function appendWhole(fd: number, data: Buffer, size: number): void {
+  try {
+    let written = 0;
+    while (written < data.length) written += writeSync(fd, data, written);
+    fsyncSync(fd);
+  } catch (error) {
+    ftruncateSync(fd, size);
     throw error;
   }
 }
 
 /**
- * Appends decisions to `<leopoldDir>/DECISIONS.md` as the single writer: protocol-checked
- * first (a refusal throws DecisionRefusedError and writes nothing), then under the lock,
- * read + render + atomic replace, so concurrent writers never share a number and a killed
- * writer never leaves half an entry. Timestamps come from `now`, read inside the lock.
+ * Appends decisions to `<leopoldDir>/DECISIONS.md` as the single writer: checked and
+ * protocol-checked first (a refusal throws DecisionRefusedError and writes nothing), then
+ * under the lock: read the file's tail for the highest number, render the whole batch and
+ * append it with one write and one fsync. The cost does not grow with the file. Concurrent
+ * writers never share a number; a writer killed mid-append is cut back by the next one
+ * (DECISIONS_JOURNAL). Timestamps come from `now`, read inside the lock.
  * Persona-fork entries carry the charter rules lifted from `<leopoldDir>/CHARTER.md`.
  */
 export async function appendDecisions(
@@ -69,7 +139,7 @@ export async function appendDecisions(
   now: () => Date = () => new Date(),
   lock: LockOptions = {},
 ): Promise<number[]> {
-  const parsed = entries.map((e) => DecisionInputSchema.parse(e));
+  const parsed = entries.map((e) => parseDecisionInput(e));
   const refusal = firstRefusal(parsed);
   if (refusal) throw new DecisionRefusedError(refusal);
   if (parsed.length === 0) return [];
@@ -78,14 +148,34 @@ export async function appendDecisions(
   // never taken from the caller, so no engine and no model can soften them. Read before
   // the lock: CHARTER.md is not the lock's to guard, and the critical section stays short.
   const rules = parsed.some(isPersonaEntry) ? charterRules(readIfPresent(join(leopoldDir, CHARTER_FILE)) ?? '') : [];
+  const journal = join(leopoldDir, DECISIONS_JOURNAL);
   return withLock(
     join(leopoldDir, DECISIONS_LOCK),
     () => {
-      removeDeadTemps(leopoldDir);
-      const planned = planAppend(readIfPresent(path), parsed, now(), rules);
-      writeFileAtomic(path, planned.text);
-      return planned.numbers;
+      const fd = openSync(path, 'a+', 0o644);
+      try {
+        recoverFromJournal(leopoldDir, fd);
+        const size = fstatSync(fd).size;
+        const planned = appendedText(readTail(fd, size), parsed, now(), rules);
+        const data = Buffer.from(planned.text, 'utf8');
+        writeFileSync(journal, `${size} ${size + data.length}\n`);
+        appendWhole(fd, data, size);
+        rmSync(journal, { force: true });
+        return planned.numbers;
+      } finally {
+        closeSync(fd);
+      }
     },
     lock,
   );
+}
+
+/** A file's text, or undefined when it does not exist (other errors throw). */
+function readIfPresent(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }

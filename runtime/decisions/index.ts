@@ -1,4 +1,13 @@
-export { appendDecisions, DECISIONS_FILE, DECISIONS_LOCK, planAppend, type PlannedAppend } from './append.js';
+export {
+  appendDecisions,
+  appendedText,
+  DECISIONS_FILE,
+  DECISIONS_JOURNAL,
+  DECISIONS_LOCK,
+  planAppend,
+  type DecisionsTail,
+  type PlannedAppend,
+} from './append.js';
 export {
   DECIDED_FOR_YOU_LINES,
   decidedByNobody,
@@ -47,3 +56,12 @@ export {
   type RecordInput,
 } from './schema.js';
 export { decisionsSince, highestDecisionNumber, readDecisions } from './trail.js';
+export {
+  DECISION_CLASSES,
+  DECISION_FORKS,
+  describeRecordIssues,
+  parseDecisionInput,
+  parseRecordInput,
+  type RecordInputResult,
+  type RecordIssue,
+} from './record-input.js';

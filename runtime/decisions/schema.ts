@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { DECISION_FORKS } from './forks.js';
+import { DECISION_CLASSES } from './record-input.js';
 
 /** The stop points a decision can come from (`deadlock` is a repair of a stuck graph). */
 export const DecisionForkSchema = z.enum(DECISION_FORKS);
 export type DecisionFork = z.infer<typeof DecisionForkSchema>;
 
 /** Whether a decision can be undone; only `reversible` may be made on a silent charter. */
-export const DecisionClassSchema = z.enum(['reversible', 'irreversible']);
+export const DecisionClassSchema = z.enum(DECISION_CLASSES);
 export type DecisionClass = z.infer<typeof DecisionClassSchema>;
 
 /** The persona as an entry names it; `null` on a persona fork means none could be synthesized. */
@@ -53,7 +54,10 @@ export type DecisionInput = z.infer<typeof DecisionInputSchema>;
 export const EventInputSchema = z.looseObject({ event: z.string().trim().min(1) });
 export type EventInput = z.infer<typeof EventInputSchema>;
 
-/** The whole `leopold record` document: decisions and/or events. */
+/**
+ * The whole `leopold record` document: decisions and/or events. The CLI checks input with
+ * record-input.ts's parseRecordInput, which accepts exactly this schema without loading zod.
+ */
 export const RecordInputSchema = z
   .object({
     decisions: z.array(DecisionInputSchema).default([]),

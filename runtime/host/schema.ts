@@ -26,6 +26,28 @@ function validatorFor(schema: Record<string, unknown>): Ajv | Ajv2019 | Ajv2020 
   return validators.draft7;
 }
 
+// Compiled validators by schema text. A script builds a fresh schema object for every
+// agent() call, so Ajv (which caches by object) compiled the same schema again on each one;
+// equal text means an equal schema, whatever object it arrived in. Bounded, for a run that
+// generates schemas.
+const compiled = new Map<string, ValidateFunction>();
+const MAX_COMPILED = 256;
+
+function compiledValidator(schema: Record<string, unknown>): ValidateFunction {
+  const text = JSON.stringify(schema);
+  const cached = compiled.get(text);
+  if (cached) return cached;
+  let validate: ValidateFunction;
+  try {
+    validate = validatorFor(schema).compile(schema);
+  } catch (error) {
+    throw new TypeError(`agent(): opts.schema is not a valid JSON Schema: ${(error as Error).message}`);
+  }
+  if (compiled.size >= MAX_COMPILED) compiled.clear();
+  compiled.set(text, validate);
+  return validate;
+}
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -44,12 +66,7 @@ export function compileAgentSchema(schema: unknown): AgentSchema {
   }
   // Ajv caches by $id: drop it so two scripts reusing an id never collide across runs.
   const { $id: _id, ...rest } = schema;
-  let validate: ValidateFunction;
-  try {
-    validate = validatorFor(schema).compile(rest);
-  } catch (error) {
-    throw new TypeError(`agent(): opts.schema is not a valid JSON Schema: ${(error as Error).message}`);
-  }
+  const validate = compiledValidator(rest);
   return {
     validate: (value) => validate(value) === true,
     lastError: () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NODE_KINDS } from './kinds.js';
 
 /**
  * The Plan IR: what the parser knows about PLAN.md, with source positions. It lives in
@@ -15,7 +16,7 @@ export const SpanSchema = z.object({
 });
 export type Span = z.infer<typeof SpanSchema>;
 
-export const NODE_KINDS = ['work', 'gate', 'verify', 'tool', 'human', 'feedback'] as const;
+export { NODE_KINDS } from './kinds.js';
 export const NodeKindSchema = z.enum(NODE_KINDS);
 export type NodeKind = z.infer<typeof NodeKindSchema>;
 

@@ -1,11 +1,12 @@
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { findBriefDir } from '../../compiler/brief/find.js';
 import { mermaidParse } from '../graph-output/mermaid-parse.js';
+import { copyLeopold } from '../support/built-dist.js';
 
 // End to end through the real binary (STYLE.md): build once, spawn `node dist/leopold.js`
 // on temp directories, check stdout, stderr and the exit code.
@@ -252,10 +253,10 @@ describe('leopold graph: usage and input errors exit 2 with one line, no stack',
     const dir = project({ '.leopold/PLAN.md': '- [ ] One\n', '.leopold/GUARDRAILS.md': 'autonomy: ask\n', 'secret.md': '- [ ] x\n' });
     const asRoot = uid === 0;
     const extra: SpawnSyncOptions = asRoot ? { uid: 65534, gid: 65534 } : {};
-    const binCopy = join(dir, 'leopold.js');
-    copyFileSync(bin, binCopy);
+    const copies = copyLeopold(bin, dir);
+    const binCopy = copies[0]!;
     for (const p of [root, dir, join(dir, '.leopold')]) chmodSync(p, 0o755);
-    for (const p of [binCopy, join(dir, '.leopold/PLAN.md')]) chmodSync(p, 0o644);
+    for (const p of [...copies, join(dir, '.leopold/PLAN.md')]) chmodSync(p, 0o644);
     chmodSync(join(dir, '.leopold/GUARDRAILS.md'), 0o000);
     chmodSync(join(dir, 'secret.md'), 0o000);
     const run = (args: string[]) => {

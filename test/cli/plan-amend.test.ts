@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leopold, leopoldBinary } from '../support/built-dist.js';
+import { tempDir } from '../support/temp.js';
 
 let bin: string;
 beforeAll(async () => {
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 
 function project(plan: string | Buffer, state?: Record<string, unknown>): string {
-  const root = mkdtempSync(join(tmpdir(), 'leopold-amend-'));
+  const root = tempDir('leopold-amend-');
   mkdirSync(join(root, '.leopold'));
   writeFileSync(join(root, '.leopold', 'PLAN.md'), plan);
   if (state) writeFileSync(join(root, '.leopold', 'state.json'), `${JSON.stringify(state, null, 2)}\n`);

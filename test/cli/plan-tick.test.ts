@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leopold, leopoldBinary } from '../support/built-dist.js';
+import { tempDir } from '../support/temp.js';
 
 let bin: string;
 beforeAll(async () => {
@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 
 function project(plan: string | Buffer | null): string {
-  const root = mkdtempSync(join(tmpdir(), 'leopold-tick-'));
+  const root = tempDir('leopold-tick-');
   mkdirSync(join(root, '.leopold'));
   if (plan !== null) writeFileSync(join(root, '.leopold', 'PLAN.md'), plan);
   mkdirSync(join(root, 'sub', 'dir'), { recursive: true });
@@ -73,7 +73,7 @@ describe('leopold plan tick', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/no plan/);
-    const nowhere = mkdtempSync(join(tmpdir(), 'leopold-none-'));
+    const nowhere = tempDir('leopold-none-');
     expect(leopold(bin, nowhere, ['plan', 'tick', '1']).code).toBe(2);
     expect(existsSync(join(nowhere, '.leopold'))).toBe(false);
   });

@@ -1,19 +1,20 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readDecisions } from '../../runtime/decisions/index.js';
 import { leopoldBinary } from '../support/built-dist.js';
+import { sized } from '../support/stress.js';
+import { tempDir } from '../support/temp.js';
 
-const KILLS = 16;
+const KILLS = sized(16, 64);
 
 let bin: string;
 let writer: string;
 beforeAll(async () => {
   bin = await leopoldBinary();
-  writer = join(mkdtempSync(join(tmpdir(), 'leopold-writer-')), 'writer.mjs');
+  writer = join(tempDir('leopold-writer-'), 'writer.mjs');
   await build({
     entryPoints: [resolve(import.meta.dirname, 'record-kill-writer.ts')],
     outfile: writer,
@@ -59,7 +60,7 @@ function assertWhole(text: string): number {
 
 describe('a writer killed with SIGKILL mid-append', () => {
   it('never leaves a torn entry, and the next append recovers the lock', async () => {
-    const project = mkdtempSync(join(tmpdir(), 'leopold-kill-'));
+    const project = tempDir('leopold-kill-');
     const dir = join(project, '.leopold');
     mkdirSync(dir);
     let heldAtDeath = 0;

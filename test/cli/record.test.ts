@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readDecisions } from '../../runtime/decisions/index.js';
 import { leopoldBinary } from '../support/built-dist.js';
+import { tempDir } from '../support/temp.js';
 
 let bin: string;
 let project: string;
@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 
 beforeEach(() => {
-  project = mkdtempSync(join(tmpdir(), 'leopold-record-'));
+  project = tempDir('leopold-record-');
   mkdirSync(join(project, '.leopold'));
 });
 
@@ -105,7 +105,7 @@ describe('leopold record', () => {
   });
 
   it('answers exit 2 when there is no .leopold/ above the working directory', () => {
-    const bare = mkdtempSync(join(tmpdir(), 'leopold-bare-'));
+    const bare = tempDir('leopold-bare-');
     const result = record({ decisions: [DECISION] }, { cwd: bare });
     expect(result.code).toBe(2);
     expect(result.ack).toEqual({ ok: false, error: expect.stringContaining('no .leopold/ directory') });

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leopold, leopoldBinary } from '../support/built-dist.js';
+import { tempDir } from '../support/temp.js';
 
 let bin: string;
 beforeAll(async () => {
@@ -16,8 +16,7 @@ afterAll(() => {
 });
 
 function project(): string {
-  const root = mkdtempSync(join(tmpdir(), 'leopold-run-'));
-  made.push(root);
+  const root = tempDir('leopold-run-');
   mkdirSync(join(root, '.leopold'));
   writeFileSync(join(root, '.leopold', 'PLAN.md'), '- [x] one\n- [ ] two\n- [ ] three\n');
   return root;
@@ -139,8 +138,7 @@ describe('leopold run', () => {
     expect(leopold(bin, root, ['run', 'start', '--engine', 'rocket'])).toMatchObject({ code: 2 });
     leopold(bin, root, ['run', 'start']);
     expect(leopold(bin, root, ['run', 'finish', '--reason', 'bored']).code).toBe(2);
-    const nowhere = mkdtempSync(join(tmpdir(), 'leopold-none-'));
-    made.push(nowhere);
+    const nowhere = tempDir('leopold-none-');
     for (const sub of ['start', 'finish', 'status', 'stop']) {
       const r = leopold(bin, nowhere, ['run', sub]);
       expect(r.code).toBe(2);

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.js';
 import { briefOptions, builtLeopold, root } from './harness.js';
+import { tempDir } from '../support/temp.js';
 
 // `leopold compile` end to end through the built binary (dist/leopold.js with
 // dist/workflow-runtime.js beside it) in temp projects.
@@ -27,13 +27,13 @@ function leopold(cwd: string, args: string[], input?: string, env: Record<string
 
 /** A temp project holding a copy of a fixture's .leopold/ (compile or repair suite). */
 function project(from: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'leopold-compile-e2e-'));
+  const dir = tempDir('leopold-compile-e2e-');
   cpSync(join(root, from), join(dir, '.leopold'), { recursive: true });
   return dir;
 }
 
 function repairProject(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'leopold-repair-e2e-'));
+  const dir = tempDir('leopold-repair-e2e-');
   cpSync(join(root, 'fixtures/repair', name, 'PLAN.md'), join(dir, '.leopold', 'PLAN.md'), { recursive: true });
   return dir;
 }

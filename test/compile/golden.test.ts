@@ -1,11 +1,11 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.js';
 import { CompiledPlanSchema, stableStringify } from '../../compiler/emit/index.js';
 import { renderText } from '../../compiler/diagnostics/render-text.js';
 import { briefOptions, builtLeopold } from './harness.js';
+import { tempDir } from '../support/temp.js';
 
 // Golden suite for compile (STYLE.md "Golden fixtures"): each folder under fixtures/compile
 // holds a project with a .leopold/ brief and the expected workflow-args.json (args.json),
@@ -54,7 +54,7 @@ describe('fixtures/compile', () => {
       const dir = join(SUITE, name);
       const first = compileCase(dir);
       const second = compileCase(dir);
-      const copy = join(mkdtempSync(join(tmpdir(), 'leopold-elsewhere-')), 'deep', 'er', name);
+      const copy = join(tempDir('leopold-elsewhere-'), 'deep', 'er', name);
       cpSync(dir, copy, { recursive: true });
       const moved = compileCase(copy);
       for (const other of [second, moved]) {

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildDist } from '../support/built-dist.js';
 import { BRIEF_FILES } from '../../compiler/brief/load.js';
 import type { CompileOptions } from '../../compiler/index.js';
+import { tempDir } from '../support/temp.js';
 
 export { root } from '../support/built-dist.js';
 
@@ -15,8 +15,8 @@ let built: { dir: string; bin: string; bundle: string } | null = null;
  */
 export async function builtLeopold(): Promise<{ bin: string; bundle: string }> {
   if (built) return built;
-  const dir = mkdtempSync(join(tmpdir(), 'leopold-compile-bin-'));
-  await buildDist({ into: dir, files: ['leopold.js', 'workflow-runtime.js'] });
+  const dir = tempDir('leopold-compile-bin-');
+  await buildDist({ into: dir, files: ['leopold.js', 'workflow-runtime.js', 'workflow-runtime.js.sha256'] });
   built = { dir, bin: join(dir, 'leopold.js'), bundle: readFileSync(join(dir, 'workflow-runtime.js'), 'utf8') };
   return built;
 }

@@ -1,9 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkWorkflowScript } from '../../compiler/emit/check/index.js';
 import { SCRIPT_PATH } from '../../compiler/emit/index.js';
+import { afterAll, beforeAll } from 'vitest';
 import { runWorkflowScript, type HostRun } from '../../runtime/host/index.js';
 import {
   findClaudeBinary,
@@ -21,6 +22,14 @@ import { buildDist, root } from '../support/built-dist.js';
 // The conformance suite's harness: scratch projects set up as a user would (git, leopold
 // init, a brief), the real Claude Code client run headless against the scripted model, the
 // same plan and answers run through the stand-in host, and what both leave behind.
+
+// Every conformance file marks when it starts and ends, for the suite's wall time (wall-time.ts).
+const mark = () => {
+  const file = process.env.LEOPOLD_CONFORMANCE_TIMES;
+  if (file) appendFileSync(file, `${Date.now()}\n`);
+};
+beforeAll(mark);
+afterAll(mark);
 
 /**
  * The real client's native binary (the exact-pinned devDependency `npm ci` installs). The

@@ -8,6 +8,7 @@ import { parsePlan, parsePlanWith, WHOLE_DOCUMENT, type ChunkLimits } from '../.
 import { markdownPieces } from '../../compiler/parse/markdown.js';
 import { readSource } from '../../compiler/parse/source.js';
 import { planText } from '../fuzz/arbitraries.js';
+import { sized } from '../support/stress.js';
 
 // The chunked Markdown parse (compiler/parse/chunks.ts) must be invisible: the IR of every
 // text equals the IR of one whole-document remark parse, byte for byte. TINY cuts at every
@@ -47,11 +48,20 @@ describe('chunked parse equals the whole-document parse', () => {
     expectSameAsWhole(text, TINY);
   });
 
-  it.each([
-    [1_000, 1],
-    [2_000, 2],
-    [3_000, 3],
-  ])('generated plan of %i items (seed %i)', (items, seed) => {
+  // Large enough that the default limits cut each plan several times (asserted below).
+  it.each(
+    sized(
+      [
+        [500, 1],
+        [800, 2],
+      ],
+      [
+        [1_000, 1],
+        [2_000, 2],
+        [3_000, 3],
+      ],
+    ),
+  )('generated plan of %i items (seed %i)', (items, seed) => {
     const text = generatePlan(items, seed);
     const whole = parsePlanWith(text, 'PLAN.md', WHOLE_DOCUMENT);
     expect(whole.items).toHaveLength(items);
@@ -100,6 +110,7 @@ const adversarial = fc
   });
 
 describe('chunked parse on adversarial markdown', () => {
+  const runs = sized(300, 1500);
   it('cut at every cut point, the IR equals the whole-document IR', () => {
     let pieces = 0;
     let refused = 0;
@@ -110,18 +121,18 @@ describe('chunked parse on adversarial markdown', () => {
         pieces += stats.pieces;
         refused += stats.refused;
       }),
-      { numRuns: 1500 },
+      { numRuns: runs },
     );
     // The property must actually cut, and the parse's own check must sometimes refuse a
     // cut the scanner offered (a fence inside a list item, a table, …).
-    expect(pieces).toBeGreaterThan(1500 * 3);
+    expect(pieces).toBeGreaterThan(runs * 3);
     expect(refused).toBeGreaterThan(0);
   }, 120_000);
 
   it('holds on the fuzz grammar of plan-ish text too', () => {
     fc.assert(
       fc.property(planText, (text) => expectSameAsWhole(text, TINY)),
-      { numRuns: 500 },
+      { numRuns: sized(150, 500) },
     );
   }, 60_000);
 });

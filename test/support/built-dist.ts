@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { copyFileSync, cpSync, readdirSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { withLock } from '../../runtime/fs/lock.js';
+import { tempDir } from './temp.js';
 
 // Suites that spawn the built binary or hooks. Several suites rebuild dist/ while others
 // spawn from it hundreds of times, so every build happens under one lock and each suite
@@ -21,7 +21,7 @@ export async function buildDist(copy?: { into: string; files: readonly string[] 
     () => {
       execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'pipe' });
       if (copy && 'tree' in copy) cpSync(join(root, 'dist'), copy.tree, { recursive: true, filter: (src) => !src.endsWith('.lock') });
-      else if (copy) for (const file of copy.files) copyFileSync(join(root, 'dist', file), join(copy.into, basename(file)));
+      else if (copy) for (const file of withChunks(copy.files)) copyFileSync(join(root, 'dist', file), join(copy.into, basename(file)));
     },
     { timeoutMs: 120_000 },
   );
@@ -40,9 +40,28 @@ export async function builtPlugin(into: string): Promise<void> {
   });
 }
 
+/** dist/leopold.js imports its commands from chunks beside it (scripts/build.mjs): a copy of it takes them along. */
+function withChunks(files: readonly string[]): string[] {
+  if (!files.includes('leopold.js')) return [...files];
+  return [...files, ...readdirSync(join(root, 'dist')).filter((name) => /^leopold-.*\.js$/.test(name))];
+}
+
+/**
+ * Copies a built `leopold.js` and its chunks from beside it into `dir`; returns the copy of
+ * leopold.js first, then the chunks.
+ */
+export function copyLeopold(bin: string, dir: string): string[] {
+  const from = dirname(bin);
+  const files = ['leopold.js', ...readdirSync(from).filter((name) => /^leopold-.*\.js$/.test(name))];
+  return files.map((name) => {
+    copyFileSync(join(from, name), join(dir, name));
+    return join(dir, name);
+  });
+}
+
 /** A private copy of the freshly built dist/leopold.js, checked to start (`--version`). */
 export async function leopoldBinary(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'leopold-bin-'));
+  const dir = tempDir('leopold-bin-');
   await buildDist({ into: dir, files: ['leopold.js'] });
   const copy = join(dir, 'leopold.js');
   // A copy torn by a concurrent build elsewhere fails here, loudly, not in a test.

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtLeopold } from '../compile/harness.js';
 import { eventsOf, simulate, ticksOf } from './harness.js';
 import { PROJECT_CLI } from '../../runtime/project-cli/index.js';
+import { tempDir } from '../support/temp.js';
 
 const amendBlock = (...lines: string[]) => `\`\`\`leopold-amend\n${lines.join('\n')}\n\`\`\``;
 const feedback = (...lines: string[]) => ({ value: { amendments: lines.length === 0 ? '' : amendBlock(...lines), summary: 'looked at the run' } });
@@ -18,21 +18,17 @@ const work = (n: number) => [`i${n}:implement`, `i${n}:verify`, `i${n}:review:co
  */
 async function runScribeCommand(plan: string, command: string) {
   const { bin } = await builtLeopold();
-  const root = mkdtempSync(join(tmpdir(), 'leopold feedback '));
-  try {
-    mkdirSync(join(root, '.leopold'));
-    mkdirSync(join(root, 'node_modules', '.bin'), { recursive: true });
-    symlinkSync(bin, join(root, 'node_modules', '.bin', 'leopold'));
-    writeFileSync(join(root, '.leopold', 'PLAN.md'), plan);
-    writeFileSync(join(root, '.leopold', 'state.json'), `${JSON.stringify({ version: 1, active: true, engine: 'workflow' })}\n`);
-    expect(command.startsWith(`${PROJECT_CLI} `)).toBe(true);
-    const env = { CLAUDE_PROJECT_DIR: root, PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, LEOPOLD_AUTONOMY: '' };
-    const amended = spawnSync('/bin/sh', ['-c', command], { cwd: root, encoding: 'utf8', env });
-    const graph = spawnSync(process.execPath, [bin, 'graph', '--json'], { cwd: root, encoding: 'utf8', env });
-    return { code: amended.status, ack: JSON.parse(amended.stdout) as unknown, nodes: (JSON.parse(graph.stdout) as { nodes: { index: number; text: string; deps: number[]; kind: string }[] }).nodes };
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  const root = tempDir('leopold feedback ');
+  mkdirSync(join(root, '.leopold'));
+  mkdirSync(join(root, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(bin, join(root, 'node_modules', '.bin', 'leopold'));
+  writeFileSync(join(root, '.leopold', 'PLAN.md'), plan);
+  writeFileSync(join(root, '.leopold', 'state.json'), `${JSON.stringify({ version: 1, active: true, engine: 'workflow' })}\n`);
+  expect(command.startsWith(`${PROJECT_CLI} `)).toBe(true);
+  const env = { CLAUDE_PROJECT_DIR: root, PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, LEOPOLD_AUTONOMY: '' };
+  const amended = spawnSync('/bin/sh', ['-c', command], { cwd: root, encoding: 'utf8', env });
+  const graph = spawnSync(process.execPath, [bin, 'graph', '--json'], { cwd: root, encoding: 'utf8', env });
+  return { code: amended.status, ack: JSON.parse(amended.stdout) as unknown, nodes: (JSON.parse(graph.stdout) as { nodes: { index: number; text: string; deps: number[]; kind: string }[] }).nodes };
 }
 
 describe('@feedback nodes', () => {

@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { parseOptions, wholeNumberOption } from '../../brief/options.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import type { WorkflowResult } from '../../../runtime/workflow/index.js';
+import { cliEntry } from '../entry.js';
 import { EXIT } from '../exit.js';
 import { endQuietlyOnBrokenPipe } from '../io.js';
 import { renderSimulation, simulatePlan, simulationJson } from './simulate.js';
@@ -80,7 +80,7 @@ async function runCi(planArg: string | undefined, opts: CiOptions): Promise<numb
   const planArgs = planArg === undefined ? [] : [planArg];
   // Steps 1 and 2 are this very CLI, so their output is exactly what the commands print.
   const self = (args: string[], capture: boolean) =>
-    spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], {
+    spawnSync(process.execPath, [cliEntry(), ...args], {
       encoding: 'utf8',
       stdio: capture ? ['ignore', 'pipe', 'pipe'] : ['ignore', opts.json ? process.stderr : 'inherit', 'inherit'],
     });

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { LeopoldError } from '../../diagnostics/diagnostic.js';
+import { LeopoldError } from '../../diagnostics/error.js';
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import { withLock } from '../../../runtime/fs/lock.js';
 import { parsePlan } from '../../../runtime/plan/parse.js';
 import { resolveRef } from '../../../runtime/plan/refs.js';
 import { tickBytes } from '../../../runtime/plan/tick.js';
 import { locatePlan } from '../io.js';
-import { registerPlanAmend } from './plan-amend.js';
 
 
 /** What `leopold plan tick --json` prints, and the exit code. */
@@ -51,9 +50,10 @@ function clip(text: string): string {
 
 /**
  * `leopold plan tick N|#anchor [--plan FILE] [--json]`: mark one item done, changing only its
- * checkbox byte; `leopold plan amend` (plan-amend.ts): apply a leopold-amend block.
+ * checkbox byte. Returns the `plan` command: main.ts adds `leopold plan amend` (plan-amend.ts)
+ * to it, except for `plan tick`, which then loads nothing of the amendment judge.
  */
-export function registerPlan(program: Command): void {
+export function registerPlan(program: Command): Command {
   const plan = program.command('plan').description('Change PLAN.md through its single writer');
   plan
     .command('tick')
@@ -61,13 +61,16 @@ export function registerPlan(program: Command): void {
     .argument('<item>', 'item index (1-based), #N or #anchor')
     .option('--plan <file>', 'the plan file (default: the nearest .leopold/PLAN.md)')
     .option('--json', 'print the acknowledgement as one JSON line')
-    .action(async (ref: string, options: { plan?: string; json?: boolean }) => {
-      const path = locatePlan(process.cwd(), options.plan);
-      const outcome = await tickPlan(path, ref);
-      if (options.json) process.stdout.write(`${JSON.stringify(outcome.ack)}\n`);
-      else if (outcome.code === 0) process.stdout.write(`${outcome.ack.message}\n`);
-      else process.stderr.write(`leopold: ${outcome.ack.message}\n`);
-      process.exitCode = outcome.code;
-    });
-  registerPlanAmend(plan);
+    .action(runTick);
+  return plan;
+}
+
+/** The `leopold plan tick` action (main.ts also runs it directly for the plain spellings). */
+export async function runTick(ref: string, options: { plan?: string; json?: boolean }): Promise<void> {
+  const path = locatePlan(process.cwd(), options.plan);
+  const outcome = await tickPlan(path, ref);
+  if (options.json) process.stdout.write(`${JSON.stringify(outcome.ack)}\n`);
+  else if (outcome.code === 0) process.stdout.write(`${outcome.ack.message}\n`);
+  else process.stderr.write(`leopold: ${outcome.ack.message}\n`);
+  process.exitCode = outcome.code;
 }

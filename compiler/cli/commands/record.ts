@@ -1,14 +1,12 @@
 import type { Command } from 'commander';
-import type { z } from 'zod';
 import { findBriefDir } from '../../brief/find.js';
 import { decodeBase64Option } from '../io.js';
-import {
-  appendDecisions,
-  DecisionRefusedError,
-  firstRefusal,
-  RecordInputSchema,
-  recordEvents,
-} from '../../../runtime/decisions/index.js';
+// The writer's modules one by one, not the runtime/decisions barrel: a scribe runs this
+// command on every write, and the barrel would load zod (schema.ts) for nothing.
+import { appendDecisions } from '../../../runtime/decisions/append.js';
+import { recordEvents } from '../../../runtime/decisions/events.js';
+import { DecisionRefusedError, firstRefusal } from '../../../runtime/decisions/protocol.js';
+import { describeRecordIssues, parseRecordInput } from '../../../runtime/decisions/record-input.js';
 
 /** What `leopold record` prints: one JSON line (SPEC-RUNTIME §3). */
 export type RecordAck = { ok: true; numbers: number[]; path: string } | { ok: false; error: string };
@@ -25,13 +23,6 @@ const ACK_PATH = '.leopold/DECISIONS.md';
 
 const unusable = (error: string): RecordOutcome => ({ ack: { ok: false, error }, code: 2 });
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.length === 0 ? 'input' : issue.path.join('.')}: ${issue.message}`)
-    .join('; ');
-}
-
 /**
  * Records one JSON document (decisions and/or events) into the `.leopold/` found from
  * `cwd`. All or nothing per invocation: every entry is validated and protocol-checked
@@ -45,8 +36,8 @@ export async function recordDocument(raw: string, cwd: string, now: () => Date =
   } catch (error) {
     return unusable(`input is not valid JSON (${(error as Error).message})`);
   }
-  const parsed = RecordInputSchema.safeParse(json);
-  if (!parsed.success) return unusable(`input does not match the record schema: ${describeIssues(parsed.error)}`);
+  const parsed = parseRecordInput(json);
+  if (!parsed.success) return unusable(`input does not match the record schema: ${describeRecordIssues(parsed.issues)}`);
   const refusal = firstRefusal(parsed.data.decisions);
   if (refusal) return { ack: { ok: false, error: refusal }, code: 1 };
   const leopoldDir = findBriefDir(cwd);
@@ -73,23 +64,26 @@ export function registerRecord(program: Command): void {
     .command('record')
     .description('Append decisions and events from one JSON document (stdin or --base64) and print an ack')
     .option('--base64 <text>', 'the JSON document, base64-encoded (instead of stdin)')
-    .action(async (options: { base64?: string }) => {
-      let raw: string;
-      if (options.base64 !== undefined) {
-        const decoded = decodeBase64Option(options.base64);
-        if (!decoded.ok) {
-          process.stdout.write(`${JSON.stringify({ ok: false, error: decoded.error })}\n`);
-          process.exitCode = 2;
-          return;
-        }
-        raw = decoded.text;
-      } else if (process.stdin.isTTY) {
-        raw = '';
-      } else {
-        raw = await readStdin();
-      }
-      const outcome = await recordDocument(raw, process.cwd());
-      process.stdout.write(`${JSON.stringify(outcome.ack)}\n`);
-      process.exitCode = outcome.code;
-    });
+    .action(runRecord);
+}
+
+/** The `leopold record` action (main.ts also runs it directly for the plain spellings). */
+export async function runRecord(options: { base64?: string }): Promise<void> {
+  let raw: string;
+  if (options.base64 !== undefined) {
+    const decoded = decodeBase64Option(options.base64);
+    if (!decoded.ok) {
+      process.stdout.write(`${JSON.stringify({ ok: false, error: decoded.error })}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    raw = decoded.text;
+  } else if (process.stdin.isTTY) {
+    raw = '';
+  } else {
+    raw = await readStdin();
+  }
+  const outcome = await recordDocument(raw, process.cwd());
+  process.stdout.write(`${JSON.stringify(outcome.ack)}\n`);
+  process.exitCode = outcome.code;
 }

@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BRIEF_FILES } from '../../brief/load.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { SCRIPT_PATH } from '../../emit/index.js';
@@ -10,6 +9,7 @@ import type { AgentCall, HostRun } from '../../../runtime/host/index.js';
 import { clientJournal, findClaudeBinary, runClient, startModelServer, type ModelScript } from '../../../runtime/scripted-model/index.js';
 import { PROJECT_CLI, PROJECT_CLI_RULE } from '../../../runtime/project-cli/index.js';
 import type { PlanLayout } from '../compile-inputs.js';
+import { cliEntry } from '../entry.js';
 
 /**
  * `leopold simulate --host claude-code`: the rehearsal in the user's own Claude Code client
@@ -89,7 +89,7 @@ function setUpScratch(scratch: string, input: RehearsalInput): string {
   writeFileSync(scriptAbs, input.script);
   // This very CLI where the scribe's commands look for the project's install (runtime/project-cli).
   mkdirSync(join(repo, 'node_modules', '.bin'), { recursive: true });
-  writeFileSync(join(repo, PROJECT_CLI), `#!/bin/sh\nexec "${process.execPath}" "${fileURLToPath(import.meta.url)}" "$@"\n`, { mode: 0o755 });
+  writeFileSync(join(repo, PROJECT_CLI), `#!/bin/sh\nexec "${process.execPath}" "${cliEntry()}" "$@"\n`, { mode: 0o755 });
   return repo;
 }
 

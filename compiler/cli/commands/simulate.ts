@@ -4,8 +4,7 @@ import { parseOptions, wholeNumberOption } from '../../brief/options.js';
 import { readTextFile } from '../../brief/read-text.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { renderDiagnostics } from '../../diagnostics/render.js';
-import { checkWorkflowScript } from '../../emit/check/index.js';
-import { SCRIPT_PATH } from '../../emit/index.js';
+import { checkEmittedScript, SCRIPT_PATH } from '../../emit/index.js';
 import { compile } from '../../index.js';
 import { runWorkflowScript, type HostRun } from '../../../runtime/host/index.js';
 import { agentAnswers, parseModelScript, type ModelScript } from '../../../runtime/scripted-model/index.js';
@@ -101,7 +100,7 @@ export async function simulatePlan(planArg: string | undefined, opts: SimulateOp
   } else {
     run = await runWorkflowScript(result.script, {
       file: SCRIPT_PATH,
-      staticCheck: checkWorkflowScript,
+      staticCheck: checkEmittedScript,
       answers: agentAnswers(model),
       budgetTotal: opts.budget ?? null,
       ...(hasArgs ? { args } : {}),

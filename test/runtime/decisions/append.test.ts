@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -10,13 +9,14 @@ import {
   recordEvents,
   type DecisionInput,
 } from '../../../runtime/decisions/index.js';
+import { tempDir } from '../../support/temp.js';
 
 const AT = () => new Date('2025-05-01T09:30:00Z');
 const mech = (title: string): DecisionInput => ({ title, mechanical: true });
 let dir: string;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'leopold-append-'));
+  dir = tempDir('leopold-append-');
 });
 
 // A pid that certainly belongs to no process: one that has just exited.
@@ -57,6 +57,35 @@ describe('appendDecisions', () => {
     writeFileSync(join(dir, 'DECISIONS.md.lock'), `${process.pid} live\n`);
     await expect(appendDecisions(dir, [mech('x')], AT, { timeoutMs: 100 })).rejects.toThrow(/timed out after 100 ms waiting for the lock/);
     expect(existsSync(join(dir, 'DECISIONS.md'))).toBe(false);
+  });
+
+  // What a writer killed inside its append leaves: the journal naming the sizes before and
+  // after, and the file somewhere between them (or at the end, had the write finished).
+  it.each([
+    ['cuts an append a killed writer left half done', '\n- D3 mechanical: half', false],
+    ['keeps an append that finished before its writer died', '\n- D3 mechanical: whole   (2025-05-01T09:30:00Z)\n', true],
+  ])('%s', async (_label, tail, finished) => {
+    await appendDecisions(dir, [mech('a'), mech('b')], AT);
+    const path = join(dir, 'DECISIONS.md');
+    const before = readFileSync(path, 'utf8');
+    const size = Buffer.byteLength(before);
+    const after = size + Buffer.byteLength(tail) + (finished ? 0 : 40);
+    writeFileSync(path, before + tail);
+    writeFileSync(join(dir, '.DECISIONS.md.append'), `${size} ${after}\n`);
+    expect(await appendDecisions(dir, [mech('c')], AT)).toEqual([finished ? 4 : 3]);
+    const text = readFileSync(path, 'utf8');
+    expect(text).toBe(`${before}${finished ? tail : ''}\n- D${finished ? 4 : 3} mechanical: c   (2025-05-01T09:30:00Z)\n`);
+    expect(readdirSync(dir).sort()).toEqual(['DECISIONS.md']);
+  });
+
+  it('numbers on from the tail of a file longer than the 64 KiB it reads', async () => {
+    const long = '# Decisions\n\n' + Array.from({ length: 2000 }, (_, i) => `- D${i + 1} mechanical: step ${i + 1} ${'x'.repeat(40)}\n`).join('\n');
+    expect(long.length).toBeGreaterThan(64 * 1024);
+    writeFileSync(join(dir, 'DECISIONS.md'), long);
+    expect(await appendDecisions(dir, [mech('next')], AT)).toEqual([2001]);
+    // A tail of prose with no numbered line reaches further back.
+    writeFileSync(join(dir, 'DECISIONS.md'), `${long}\n${'A note a person added.\n'.repeat(4000)}`);
+    expect(await appendDecisions(dir, [mech('after the notes')], AT)).toEqual([2001]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -86,11 +86,14 @@ describe('state.json schema', () => {
 
   it('8 processes incrementing 25 times each leave exactly 200', async () => {
     const worker = join(import.meta.dirname, 'increment-worker.ts');
+    // tsx keeps a compile cache in the temp folder; give the workers one the test removes.
+    const env = { ...process.env, TMPDIR: join(dir, 'tmp') };
+    mkdirSync(env.TMPDIR);
     const runs = Array.from(
       { length: 8 },
       () =>
         new Promise<number>((resolve, reject) => {
-          const child = spawn(process.execPath, ['--import', 'tsx', worker, dir, '25'], { stdio: ['ignore', 'ignore', 'pipe'] });
+          const child = spawn(process.execPath, ['--import', 'tsx', worker, dir, '25'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
           let err = '';
           child.stderr.on('data', (d) => (err += d));
           child.on('error', reject);
