@@ -111,7 +111,7 @@ describe('I/O failures: one line, exit 2, nothing half-written', () => {
     const dir = project({ active: true });
     const before = snapshot(dir);
     readOnly(join(dir, '.leopold'));
-    expectIoFailure(leopold(dir, ['run', 'finish', '--reason', 'plan_complete'], { asNobody: true }), dir, /\(EACCES\)$/m);
+    expectIoFailure(leopold(dir, ['run', 'finish', '--reason', 'iteration_budget'], { asNobody: true }), dir, /\(EACCES\)$/m);
     expect(snapshot(dir)).toEqual(before);
   });
 
