@@ -1,24 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { root } from '../support/built-dist.js';
-import { CLAUDE, makeProject, privateDist, type Project } from './harness.js';
+import { CLAUDE, projectFixtures, type Project } from './harness.js';
 
 // `leopold init --ci`: the GitHub Actions workflow it writes, parsed with a real YAML parser,
 // and its steps run in order in a scratch repository as the runner would (a failed step
 // ends the job; `if: always()` steps still run), with the real client doing the rehearsal.
 
-let dist: Awaited<ReturnType<typeof privateDist>>;
-const cleanups: (() => void)[] = [];
-beforeAll(async () => {
-  dist = await privateDist();
-});
-afterAll(() => {
-  for (const cleanup of cleanups) cleanup();
-  dist?.cleanup();
-});
+const fixtures = projectFixtures();
 
 interface Step {
   name?: string;
@@ -29,8 +21,7 @@ interface Step {
 }
 
 function ciProject(plan: string): { project: Project; workflow: { on: unknown; jobs: { leopold: { steps: Step[] } } }; text: string } {
-  const project = makeProject(dist, { plan });
-  cleanups.push(project.cleanup);
+  const project = fixtures.project({ plan });
   const init = project.leopold(['init', '--ci']);
   expect(init.code, init.stderr).toBe(0);
   expect(init.stdout).toMatch(/created {3}\.github\/workflows\/leopold\.yml/);
@@ -110,7 +101,7 @@ describe('leopold init --ci and leopold ci', () => {
   it('leopold ci alone: one JSON document on stdout, exit 1 when drift is found', () => {
     const { project } = ciProject('# Plan\n\n- [ ] Write the greeting module\n');
     // Never compiled: compile --check reports drift.
-    const out = spawnSync(process.execPath, [join(dist.dir, 'dist', 'leopold.js'), 'ci', '--json', '--claude', CLAUDE ?? 'claude'], { cwd: project.dir, encoding: 'utf8' });
+    const out = spawnSync(process.execPath, [join(fixtures.dist().dir, 'dist', 'leopold.js'), 'ci', '--json', '--claude', CLAUDE ?? 'claude'], { cwd: project.dir, encoding: 'utf8' });
     expect(out.status).toBe(1);
     const doc = JSON.parse(out.stdout) as { ok: boolean; steps: { name: string; ok: boolean }[]; stop: string };
     expect(doc.ok).toBe(false);

@@ -1,29 +1,17 @@
 import { PROJECT_CLI_RULE } from '../../runtime/project-cli/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WORKFLOW_TOOLS, gitEffects, mainToolOutputs, makeProject, privateDist, runReal, type Project } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { WORKFLOW_TOOLS, gitEffects, mainToolOutputs, projectFixtures, runReal, type Project } from './harness.js';
 
 // The git guard in the real client, judged by effects: no new git object, no moved ref.
 
-let dist: Awaited<ReturnType<typeof privateDist>>;
-const projects: Project[] = [];
-beforeAll(async () => {
-  dist = await privateDist();
-});
-afterAll(() => {
-  for (const project of projects) project.cleanup();
-  dist?.cleanup();
-});
+const fixtures = projectFixtures();
 
 const PLAN = '# Plan\n\n- [ ] Write the greeting module\n';
 const COMMIT = 'git commit --allow-empty -m "ship it"';
 const HANDOFF = { status: 'completed', files_changed: [], tests_run: [{ command: 'npm test', result: 'pass', summary: 'ok' }], evidence: 'done', blocked_reason: '', concerns: [] };
 const MODES = ['acceptEdits', 'bypassPermissions'] as const;
 
-function project(): Project {
-  const made = makeProject(dist, { plan: PLAN });
-  projects.push(made);
-  return made;
-}
+const project = (): Project => fixtures.project({ plan: PLAN });
 
 describe('the git guard in the real client', () => {
   it.each(MODES)('denies a commit from the session during a run (%s): no object or ref changes', async (mode) => {

@@ -47,6 +47,30 @@ export async function privateDist(): Promise<{ dir: string; cleanup(): void }> {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * One conformance file's fixtures: a private dist/ taken before its tests, and a `project`
+ * maker; the projects and the copy are removed after the file.
+ */
+export function projectFixtures(): { project(brief: ProjectBrief): Project; dist(): { dir: string } } {
+  let dist: Awaited<ReturnType<typeof privateDist>> | undefined;
+  const made: Project[] = [];
+  beforeAll(async () => {
+    dist = await privateDist();
+  });
+  afterAll(() => {
+    for (const project of made) project.cleanup();
+    dist?.cleanup();
+  });
+  return {
+    project: (brief) => {
+      const project = makeProject(dist!, brief);
+      made.push(project);
+      return project;
+    },
+    dist: () => dist!,
+  };
+}
+
 /** A scratch project: a git repository with one commit, `leopold init`, the brief given. */
 export interface Project {
   dir: string;

@@ -1,25 +1,12 @@
 import { PROJECT_CLI, PROJECT_CLI_RULE } from '../../runtime/project-cli/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mainToolOutputs, makeProject, privateDist, resultTexts, runReal, type Project } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { mainToolOutputs, projectFixtures, resultTexts, runReal, type Project } from './harness.js';
 
 // The session engine in the real client: the Stop hook `leopold init` registered hands the
 // scripted main thread one item per turn until the run stops.
 
-let dist: Awaited<ReturnType<typeof privateDist>>;
-const projects: Project[] = [];
-beforeAll(async () => {
-  dist = await privateDist();
-});
-afterAll(() => {
-  for (const project of projects) project.cleanup();
-  dist?.cleanup();
-});
-
-function project(plan: string): Project {
-  const made = makeProject(dist, { plan });
-  projects.push(made);
-  return made;
-}
+const fixtures = projectFixtures();
+const project = (plan: string): Project => fixtures.project({ plan });
 
 const SESSION_TOOLS = PROJECT_CLI_RULE;
 const events = (p: Project) => p.read('.leopold/events.jsonl').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);

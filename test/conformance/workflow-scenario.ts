@@ -1,7 +1,7 @@
 import { PROJECT_CLI } from '../../runtime/project-cli/index.js';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { clientJournal } from '../../runtime/scripted-model/index.js';
-import { WORKFLOW_TOOLS, leopoldFiles, makeProject, privateDist, replayScribe, runReal, runStandIn, type Project, type ProjectBrief } from './harness.js';
+import { WORKFLOW_TOOLS, leopoldFiles, projectFixtures, replayScribe, runReal, runStandIn, type Project, type ProjectBrief } from './harness.js';
 
 // The workflow engine in the real Claude Code client on the scripted model, each scenario
 // also run through the stand-in host with the same answers (host fidelity: same agent
@@ -20,21 +20,7 @@ export const BY_SCRIPT_PATH = { tool: 'Workflow', input: { scriptPath: '.claude/
 
 /** One file's fixtures: a private dist/ and the projects it made, all removed after the file. */
 export function workflowSuite() {
-  let dist: Awaited<ReturnType<typeof privateDist>> | undefined;
-  const projects: Project[] = [];
-  beforeAll(async () => {
-    dist = await privateDist();
-  });
-  afterAll(() => {
-    for (const project of projects) project.cleanup();
-    dist?.cleanup();
-  });
-
-  const project = (brief: ProjectBrief): Project => {
-    const made = makeProject(dist!, brief);
-    projects.push(made);
-    return made;
-  };
+  const { project } = projectFixtures();
 
   const compiledProject = (brief: ProjectBrief): Project => {
     const made = project(brief);
