@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,8 @@ import { gitEffects, mainToolOutputs, runReal, type Project } from './harness.js
 // engine and the workflow engine each reach plan_complete. Then the same through the plugin
 // (`claude --plugin-dir`), in a project whose settings.json registers no hook.
 
-const work = realpathSync(mkdtempSync(join(tmpdir(), 'leopold install ')));
+// Named at import, made in beforeAll: collecting this file (vitest list) must leave nothing behind.
+const work = join(realpathSync(tmpdir()), `leopold install ${process.pid}-${randomBytes(4).toString('hex')}`);
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
 const tarball = join(work, `${pkg.name}-${pkg.version}.tgz`);
 const plugin = join(work, 'plugin');
@@ -67,6 +69,7 @@ function repoWithTarball(name: string): string {
 
 let clone: Project;
 beforeAll(async () => {
+  mkdirSync(work);
   mkdirSync(env.HOME);
   // npm pack runs `prepare` (the build): under the build lock, like every suite that builds.
   await underBuildLock(() => execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, stdio: 'pipe' }));

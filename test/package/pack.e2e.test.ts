@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,8 @@ import { root, underBuildLock } from '../support/built-dist.js';
 // client runs are issue #7's suite.) The paths have spaces on purpose. Everything lives in
 // one temp directory, removed at the end.
 
-const work = realpathSync(mkdtempSync(join(tmpdir(), 'leopold pack ')));
+// Named at import, made in beforeAll: collecting this file (vitest list) must leave nothing behind.
+const work = join(realpathSync(tmpdir()), `leopold pack ${process.pid}-${randomBytes(4).toString('hex')}`);
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string; files: string[] };
 const tarball = join(work, `${pkg.name}-${pkg.version}.tgz`);
 
@@ -47,6 +49,7 @@ const ok = (out: { code: number | null; stdout: string; stderr: string }) => {
 const sh = (command: string, cwd: string, projectDir: string, input = '') => run('/bin/sh', ['-c', command], cwd, { CLAUDE_PROJECT_DIR: projectDir }, input);
 
 beforeAll(async () => {
+  mkdirSync(work);
   mkdirSync(bin);
   mkdirSync(join(work, 'home'));
   const which = (name: string) => execFileSync('/bin/sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
