@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_CLI, PROJECT_CLI_RULE } from '../../runtime/project-cli/index.js';
 import { builtPlugin, root, underBuildLock } from '../support/built-dist.js';
+import { offlineNpmEnv } from '../support/offline-npm.js';
 import { gitEffects, mainToolOutputs, runReal, type Project } from './harness.js';
 
 // Installable anywhere, judged in the real client: `npm pack`, install the tarball into a
@@ -22,16 +23,7 @@ const plugin = join(work, 'plugin');
 const PLAN = '# Plan\n\n- [ ] Write the parser {#parser}\n- [ ] (after: #parser) Write the docs\n';
 const TOOLS = `Workflow,${PROJECT_CLI_RULE},Bash(git *)`;
 
-/** npm offline, from a private cache: the package has no runtime dependencies. */
-const env = {
-  ...process.env,
-  HOME: join(work, 'home'),
-  npm_config_cache: join(work, 'npm-cache'),
-  npm_config_offline: 'true',
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-  npm_config_update_notifier: 'false',
-};
+const env = { ...process.env, ...offlineNpmEnv(work) };
 const run = (cmd: string, args: string[], cwd: string) => {
   const out = spawnSync(cmd, args, { cwd, env, encoding: 'utf8' });
   expect(out.status, `${cmd} ${args.join(' ')}\n${out.stdout}\n${out.stderr}`).toBe(0);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWorkflowScript } from '../../runtime/host/index.js';
 import { PROJECT_CLI } from '../../runtime/project-cli/index.js';
 import { root, underBuildLock } from '../support/built-dist.js';
+import { offlineNpmEnv } from '../support/offline-npm.js';
 
 // The npm package as a team adopts it: `npm pack`, install the tarball into a repository
 // R (offline: the package has no runtime dependencies, its bundles carry them), set it up
@@ -26,17 +27,7 @@ const tarball = join(work, `${pkg.name}-${pkg.version}.tgz`);
 const bin = join(work, 'bin');
 const PATH = bin;
 /** The environment of every spawned tool: no inherited npm_* settings, offline, quiet. */
-const env = (extra: Record<string, string> = {}) => ({
-  PATH,
-  HOME: join(work, 'home'),
-  npm_config_cache: join(work, 'npm-cache'),
-  npm_config_offline: 'true',
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-  npm_config_update_notifier: 'false',
-  GIT_CONFIG_NOSYSTEM: '1',
-  ...extra,
-});
+const env = (extra: Record<string, string> = {}) => ({ PATH, ...offlineNpmEnv(work), GIT_CONFIG_NOSYSTEM: '1', ...extra });
 const run = (cmd: string, args: string[], cwd: string, extra: Record<string, string> = {}, input = '') => {
   const out = spawnSync(cmd, args, { cwd, env: env(extra), encoding: 'utf8', input });
   return { code: out.status, stdout: out.stdout, stderr: `${out.stderr}${out.error ? `\n${out.error.message}` : ''}` };
