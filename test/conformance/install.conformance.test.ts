@@ -62,7 +62,7 @@ function repoWithTarball(name: string): string {
 let clone: Project;
 beforeAll(async () => {
   mkdirSync(work);
-  mkdirSync(env.HOME);
+  mkdirSync(join(work, 'home'));
   // npm pack runs `prepare` (the build): under the build lock, like every suite that builds.
   await underBuildLock(() => execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, stdio: 'pipe' }));
   await builtPlugin(plugin);
