@@ -2,7 +2,6 @@ import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync,
 import { join } from 'node:path';
 import { withLock, type LockOptions } from '../fs/lock.js';
 import { DecisionRefusedError, firstRefusal } from './protocol.js';
-import { charterRules } from '../persona/charter-rules.js';
 import { parseDecisionInput } from './record-input.js';
 import { DECISIONS_HEADING, isPersonaEntry, renderDecision } from './render.js';
 import type { DecisionInput } from './schema.js';
@@ -147,7 +146,9 @@ export async function appendDecisions(
   // The rules that bind a persona are lifted from CHARTER.md here, by the one writer:
   // never taken from the caller, so no engine and no model can soften them. Read before
   // the lock: CHARTER.md is not the lock's to guard, and the critical section stays short.
-  const rules = parsed.some(isPersonaEntry) ? charterRules(readIfPresent(join(leopoldDir, CHARTER_FILE)) ?? '') : [];
+  // Loaded only then: the rule lifter parses Markdown (remark), which a scribe's ordinary
+  // write (an event, a mechanical decision) never needs on its cold start.
+  const rules = parsed.some(isPersonaEntry) ? (await import('../persona/charter-rules.js')).charterRules(readIfPresent(join(leopoldDir, CHARTER_FILE)) ?? '') : [];
   const journal = join(leopoldDir, DECISIONS_JOURNAL);
   return withLock(
     join(leopoldDir, DECISIONS_LOCK),
