@@ -116,22 +116,6 @@ export function runClient(options: ClientOptions): Promise<ClientRun> {
   });
 }
 
-/** The workflow results a run's task notifications carried, in order. */
-export function workflowResults(run: ClientRun): unknown[] {
-  const results: unknown[] = [];
-  for (const event of run.events) {
-    const text = JSON.stringify(event);
-    for (const match of text.matchAll(/<result>([\s\S]*?)<\/result>/g)) {
-      try {
-        results.push(JSON.parse(JSON.parse(`"${match[1]}"`) as string) as unknown);
-      } catch {
-        // not JSON
-      }
-    }
-  }
-  return results;
-}
-
 /** One agent as the client's own workflow journal shows it (task_progress events). */
 export interface ClientAgent {
   index: number;

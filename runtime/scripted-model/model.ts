@@ -1,7 +1,7 @@
 import { AnswerBook, type ScriptedAnswer, type ScriptedToolCall } from '../host/answers.js';
 import { DEFAULT_TEXT_ANSWER, defaultAnswerFor } from '../host/default-answer.js';
 import { agentKeyOf, computedTaskOf, mainTurnOf, textsOf, toolResultsOf, workingDirectoryOf, type MessagesRequest, type Trigger } from './request.js';
-import { scribeAck, scribeCommandsIn, type CommandOutcome } from './scribe.js';
+import { commandFailed, scribeAck, scribeCommandsIn, type CommandOutcome } from './scribe.js';
 import type { MainStep, ModelScript } from './script.js';
 import { defaultSessionTurn } from './session.js';
 import type { Reply, ReplyBlock } from './sse.js';
@@ -58,8 +58,7 @@ export class ScriptedModel {
   /** The reply to one request; `agentId` is the x-claude-code-agent-id header. */
   reply(request: MessagesRequest, agentId: string | null): Reply {
     const prompt = computedTaskOf(request.messages);
-    const reply = agentId !== null && prompt !== null ? this.agentReply(request, agentId, prompt) : this.mainReply(request);
-    return reply;
+    return agentId !== null && prompt !== null ? this.agentReply(request, agentId, prompt) : this.mainReply(request);
   }
 
   private nextId(): string {
@@ -124,14 +123,16 @@ export class ScriptedModel {
     const outcomes: CommandOutcome[] = results
       .filter((result) => turns.commands.has(result.toolUseId))
       .map((result) => ({ command: turns.commands.get(result.toolUseId)!, output: result.text, failed: result.isError }));
-    const stopped = outcomes.some((outcome) => scribeAck([outcome], false).ok === false);
+    const stopped = outcomes.some(commandFailed);
     if (!stopped && outcomes.length < commands.length) {
       const id = this.nextId();
       const command = commands[outcomes.length]!;
       turns.commands.set(id, command);
       return { kind: 'message', blocks: [{ type: 'tool_use', id, name: 'Bash', input: { command, description: 'Leopold scribe write' } }] };
     }
-    const ack = scribeAck(outcomes, schema !== null && JSON.stringify(schema).includes('"added"') && /"added": \[/.test(prompt));
+    // A batch that ran `leopold plan amend` has an ack schema that requires `added` (context.ts withAdded).
+    const expectsAdded = Array.isArray(schema?.required) && schema.required.includes('added');
+    const ack = scribeAck(outcomes, expectsAdded);
     return schema ? this.structured(turns, ack) : { kind: 'message', blocks: [{ type: 'text', text: JSON.stringify(ack) }] };
   }
 

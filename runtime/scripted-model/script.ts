@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AnswerScriptSchema, parseAnswerScript, type AnswerScript } from '../host/answers.js';
+import { AnswerScriptSchema, parseAnswerScript } from '../host/answers.js';
 
 /**
  * One main-thread model turn: a tool call (Bash, Write, Workflow, Skill, any tool the
@@ -48,9 +48,4 @@ export function parseModelScript(value: unknown): ModelScript {
   throw new Error(
     `invalid answer script at ${where}: ${issue?.message ?? 'unknown problem'} (expected an array of answer rules, or a model script object with agents, main, afterWorkflow, session)`,
   );
-}
-
-/** The agents' answers of a model script, for the stand-in host. */
-export function agentAnswers(script: ModelScript): AnswerScript {
-  return script.agents;
 }

@@ -7,7 +7,7 @@ import { renderDiagnostics } from '../../diagnostics/render.js';
 import { checkEmittedScript, SCRIPT_PATH } from '../../emit/index.js';
 import { compile } from '../../index.js';
 import { runWorkflowScript, type HostRun } from '../../../runtime/host/index.js';
-import { agentAnswers, parseModelScript, type ModelScript } from '../../../runtime/scripted-model/index.js';
+import { parseModelScript, type ModelScript } from '../../../runtime/scripted-model/index.js';
 import { rehearseInClaudeCode } from './simulate-claude-code.js';
 import { simulatedTrail } from '../../../runtime/decisions/decided-for-you.js';
 import type { WorkflowResult } from '../../../runtime/workflow/index.js';
@@ -101,7 +101,7 @@ export async function simulatePlan(planArg: string | undefined, opts: SimulateOp
     run = await runWorkflowScript(result.script, {
       file: SCRIPT_PATH,
       staticCheck: checkEmittedScript,
-      answers: agentAnswers(model),
+      answers: model.agents,
       budgetTotal: opts.budget ?? null,
       ...(hasArgs ? { args } : {}),
     });
