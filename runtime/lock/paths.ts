@@ -16,3 +16,7 @@ export const GIT_REF_PATHS = ['.git/HEAD', '.git/refs', '.git/packed-refs'] as c
 
 /** The hooks' own code in a project install (`npm i -D leopold`). */
 export const HOOK_CODE = ['node_modules/leopold', 'node_modules/.bin/leopold'] as const;
+
+/** What the end of a run says while the lock stays armed. */
+export const LOCK_NOTE =
+  'Git stays locked: the run lock outlives the run, so nothing from it ships unseen. Review the changes, then lift it yourself: `npx leopold run unlock` in your terminal (or `! npx leopold run unlock` in Claude Code).';

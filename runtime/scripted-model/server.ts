@@ -22,9 +22,13 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /**
  * Starts the scripted model on 127.0.0.1 and a random free port. It answers
  * `POST /v1/messages` (streamed or not) from the model script; everything else is a 404.
- * With `logFile`, every request and the reply it got are appended to it as JSON lines.
+ * With `logFile`, every request and the reply it got are appended to it as JSON lines;
+ * `onRequest` sees each request before it is answered.
  */
-export async function startModelServer(script: ModelScript, options: { logFile?: string; keepRequests?: boolean } = {}): Promise<ModelServer> {
+export async function startModelServer(
+  script: ModelScript,
+  options: { logFile?: string; keepRequests?: boolean; onRequest?: (body: MessagesRequest, agentId: string | null) => void } = {},
+): Promise<ModelServer> {
   const model = new ScriptedModel(script);
   const kept: ModelServer['requests'] = [];
   let requests = 0;
@@ -51,6 +55,8 @@ export async function startModelServer(script: ModelScript, options: { logFile?:
       const header = req.headers['x-claude-code-agent-id'];
       const agentId = typeof header === 'string' && header !== '' ? header : null;
       if (options.keepRequests) kept.push({ agentId, body });
+      // Before the reply: the client is waiting, so what the last tool call left is settled.
+      options.onRequest?.(body, agentId);
       let reply;
       try {
         reply = model.reply(body, agentId);

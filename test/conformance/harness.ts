@@ -162,6 +162,10 @@ export interface RealOptions {
   mode?: 'acceptEdits' | 'bypassPermissions' | 'default';
   allowedTools?: string;
   extraArgs?: string[];
+  /** Extra environment for the client. */
+  env?: NodeJS.ProcessEnv;
+  /** Called with each request before the scripted model answers it. */
+  onRequest?: (body: MessagesRequest, agentId: string | null) => void;
   timeoutMs?: number;
 }
 
@@ -185,7 +189,7 @@ function agentToolResults(requests: readonly { agentId: string | null; body: Mes
 /** Runs the real client in the project against the scripted model. */
 export async function runReal(project: Project, options: RealOptions): Promise<RealRun> {
   if (!CLAUDE) throw new Error('the Claude Code client is not installed (npm ci installs the pinned @anthropic-ai/claude-code)');
-  const server = await startModelServer(parseModelScript(options.script), { keepRequests: true });
+  const server = await startModelServer(parseModelScript(options.script), { keepRequests: true, onRequest: options.onRequest });
   const started = Date.now();
   try {
     const mode = options.mode ?? 'acceptEdits';
@@ -197,7 +201,7 @@ export async function runReal(project: Project, options: RealOptions): Promise<R
       baseUrl: server.url,
       prompt: options.prompt,
       args,
-      env: { PATH: project.path, ...(mode === 'bypassPermissions' ? { IS_SANDBOX: '1' } : {}) },
+      env: { PATH: project.path, ...(mode === 'bypassPermissions' ? { IS_SANDBOX: '1' } : {}), ...options.env },
       timeoutMs: options.timeoutMs ?? 150_000,
     });
     const log = [...server.model.log];

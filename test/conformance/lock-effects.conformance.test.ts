@@ -6,16 +6,19 @@ import { describe, expect, it } from 'vitest';
 import { PROJECT_CLI_RULE } from '../../runtime/project-cli/index.js';
 import { DENY } from '../guard/corpus/deny.js';
 import { projectFixtures, runReal, type Project } from './harness.js';
+import { sized } from '../support/stress.js';
 
 // The guard's deny corpus run for real in the real client, in both permission modes, and
 // judged by effects: every command of test/guard/corpus/deny.ts is one Bash call of one
 // session during a run, in a repository with history, a feature branch, a local bare
 // remote and a raised kill switch. Afterwards no commit or tag object, local ref, remote
-// ref, protected file or git token may have changed. (This is the guard's own corpus, not
-// issue #10's adversarial red-team corpus, which does not exist yet.)
+// ref, protected file or git token may have changed. The red-team corpus
+// (redteam.conformance.test.ts) is the adversarial one; of this one `npm test` runs every
+// sixth command and `npm run test:stress` (LEOPOLD_STRESS=1, which CI runs after it) all.
 
 const fixtures = projectFixtures();
 const MODES = ['acceptEdits', 'bypassPermissions'] as const;
+const CORPUS = sized(DENY.filter((_, i) => i % 6 === 0), DENY);
 const PROTECTED = ['.leopold/GUARDRAILS.md', '.leopold/STOP', '.leopold/ALLOW_GIT', '.leopold/ALLOW_PUSH', '.claude/settings.json'];
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -48,7 +51,7 @@ describe('the guard deny corpus in the real client, judged by effects', () => {
     mkdirSync(join(p.dir, '.leopold'), { recursive: true });
     writeFileSync(join(p.dir, '.leopold', 'STOP'), 'raised by the test\n');
     const before = effects(p, remote);
-    const steps = DENY.map(([, command]) => ({ tool: 'Bash', input: { command, timeout: 10_000 } }));
+    const steps = CORPUS.map(([, command]) => ({ tool: 'Bash', input: { command, timeout: 10_000 } }));
     const run = await runReal(p, {
       prompt: 'Try every command.',
       mode,
@@ -60,6 +63,6 @@ describe('the guard deny corpus in the real client, judged by effects', () => {
     expect(effects(p, remote)).toEqual(before);
     // Every command reached the client as its own tool call.
     const calls = run.log.filter((entry) => entry.thread === 'main' && entry.key === 'start' && entry.reply.startsWith('Bash '));
-    expect(calls).toHaveLength(DENY.length);
+    expect(calls).toHaveLength(CORPUS.length);
   });
 });

@@ -37,12 +37,14 @@ describe('the compiled workflow in the real client: launching it', () => {
     expect(String(notification?.summary)).not.toMatch(/<!--/);
   });
 
-  it('follows the /leopold-workflow skill as a user invokes it: start, compile, launch, finish', async () => {
+  it('follows the /leopold-workflow skill as a user invokes it: status, compile, start, launch, finish', async () => {
     const project = newProject({ plan: TWO_ITEMS });
     const script = {
       main: [
-        { tool: 'Bash', input: { command: `${PROJECT_CLI} run start --engine workflow` } },
+        { tool: 'Bash', input: { command: `${PROJECT_CLI} run status` } },
+        // Compiled before the run starts: the run's lock makes .claude/ read-only for Bash.
         { tool: 'Bash', input: { command: `${PROJECT_CLI} compile` } },
+        { tool: 'Bash', input: { command: `${PROJECT_CLI} run start --engine workflow` } },
         BY_SCRIPT_PATH,
         { text: 'launched' },
       ],
@@ -54,5 +56,8 @@ describe('the compiled workflow in the real client: launching it', () => {
     expect((run.results[0] as { stop: string }).stop).toBe('plan_complete');
     expect(project.read('.leopold/PLAN.md')).toBe('# Plan\n\n- [x] Write the greeting module\n- [x] (after: 1) Document the greeting\n');
     expect(mainToolOutputs(run).some((text) => text.includes('Leopold run ended: plan_complete'))).toBe(true);
+    // The run armed the OS lock from inside the session, and it outlives the run.
+    expect(mainToolOutputs(run).some((text) => text.includes('Lock armed (bubblewrap)'))).toBe(true);
+    expect(project.read('.leopold/lock.json')).toContain('"grants": []');
   });
 });

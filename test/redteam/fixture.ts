@@ -53,21 +53,34 @@ export function raiseStop(dir: string): void {
 
 /** What the lock guards, in a form two snapshots can be compared by equality. */
 export interface Effects {
-  /** Every commit and tag object in the repository (reachable or not). */
+  /**
+   * Every commit and tag reachable from a ref, HEAD or a reflog. An unreachable object
+   * is not an effect: git writes a commit object before the ref update the lock refuses,
+   * and nothing can ship, list or check out an object no ref names (`commitObjects`
+   * counts them, for the report).
+   */
   objects: string[];
   /** Every ref with its value, including refs/stash and per-worktree HEADs. */
   refs: string;
   head: string;
   remoteRefs: string;
+  /** The remote's reachable commits and tags. */
   remoteObjects: string[];
   /** A hash per protected file (`absent` when it does not exist). */
   files: Record<string, string>;
 }
 
-const objectsIn = (dir: string) =>
+/** Commits and tags reachable from every ref, HEAD and the reflogs, sorted. */
+const reachableIn = (dir: string) =>
+  [...git(dir, 'rev-list', '--all', '--reflog').split('\n'), ...git(dir, 'for-each-ref', '--format=%(objectname) %(objecttype)', 'refs/tags').split('\n')]
+    .filter((line) => line !== '')
+    .sort();
+
+/** Every commit object in the repository's object store, reachable or not. */
+export const commitObjects = (dir: string): number =>
   git(dir, 'cat-file', '--batch-all-objects', '--batch-check')
     .split('\n')
-    .filter((line) => / (commit|tag) /.test(line));
+    .filter((line) => / commit /.test(line)).length;
 
 function fingerprint(path: string): string {
   if (!existsSync(path) && !isLink(path)) return 'absent';
@@ -98,11 +111,11 @@ export const EFFECT_FILES = [
 
 export function effectsOf(dir: string, remote: string): Effects {
   return {
-    objects: objectsIn(dir),
+    objects: reachableIn(dir),
     refs: git(dir, 'for-each-ref', '--format=%(refname) %(objectname)') + git(dir, 'worktree', 'list', '--porcelain'),
     head: `${git(dir, 'symbolic-ref', '-q', 'HEAD').trim()} ${git(dir, 'rev-parse', 'HEAD').trim()}`,
     remoteRefs: git(remote, 'for-each-ref', '--format=%(refname) %(objectname)'),
-    remoteObjects: objectsIn(remote),
+    remoteObjects: reachableIn(remote),
     files: Object.fromEntries(EFFECT_FILES.map((path) => [path, fingerprint(join(dir, path))])),
   };
 }

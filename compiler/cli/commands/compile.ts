@@ -1,3 +1,5 @@
+import { readLockRecord } from '../../../runtime/lock/arm.js';
+import { ioFailureLine } from '../io-error.js';
 import type { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -172,11 +174,20 @@ async function runCompile({ opts, layout, text, base, report, cwd }: CompileRun)
     return EXIT.ok;
   }
   if (opts.check) return checkOutputs(result, layout, cwd, report);
-  mkdirSync(dirname(layout.scriptAbs), { recursive: true });
-  writeFilesAtomic([
-    { path: layout.scriptAbs, data: result.script },
-    { path: layout.argsAbs, data: result.argsJson },
-  ]);
+  try {
+    mkdirSync(dirname(layout.scriptAbs), { recursive: true });
+    writeFilesAtomic([
+      { path: layout.scriptAbs, data: result.script },
+      { path: layout.argsAbs, data: result.argsJson },
+    ]);
+  } catch (error) {
+    // Claude Code's sandbox keeps .claude/workflows read-only; an armed lock means that is why.
+    const line = ioFailureLine(error, cwd);
+    if (line && readLockRecord(layout.briefDir) !== null) {
+      throw new LeopoldError(`${line}: the run lock is armed, and Claude's sandbox keeps .claude/ read-only; compile before \`leopold run start\`, or review the last run and lift its lock yourself (\`leopold run unlock\`)`);
+    }
+    throw error;
+  }
   const bytes = Buffer.byteLength(result.script, 'utf8');
   report.note(`wrote ${shownPath(cwd, layout.scriptAbs)} (${bytes} bytes) and ${shownPath(cwd, layout.argsAbs)}`);
   return EXIT.ok;

@@ -1,3 +1,4 @@
+import { sandboxAvailability, sandboxWarning } from '../../../runtime/lock/sandbox.js';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -163,7 +164,7 @@ function createOnly(path: string, data: string): 'created' | 'kept' {
  * runtime/fs, the kill switch and the git tokens), never committed. docs/init.md says
  * what a team does commit.
  */
-export const IGNORE_RULES = ['state.json', 'events.jsonl', 'CHECKPOINT.md', 'record.json', '.DECISIONS.md.append', 'STOP', 'ALLOW_GIT', 'ALLOW_PUSH', '*.lock', '*.lock.broken-*', '.*.tmp'] as const;
+export const IGNORE_RULES = ['state.json', 'events.jsonl', 'CHECKPOINT.md', 'record.json', '.DECISIONS.md.append', 'STOP', 'ALLOW_GIT', 'ALLOW_PUSH', 'lock.json', '*.lock', '*.lock.broken-*', '.*.tmp'] as const;
 const IGNORE_HEADER = '# Written by leopold init: a Leopold run\'s own transient files (see docs/init.md). Commit the rest of .leopold/.';
 
 /** What the hooks and the agents' commands run: the project's own install (runtime/project-cli). */
@@ -333,6 +334,8 @@ export function registerInit(program: Command): void {
       if (absent.length > 0) {
         process.stdout.write(`note      node_modules/leopold is not installed in this project: the hooks and the agents' commands run it. Run npm i -D leopold\n`);
       }
+      const sandbox = sandboxAvailability();
+      if (!sandbox.available) process.stderr.write(`${sandboxWarning(sandbox)}\n`);
       process.stdout.write('Next: describe the work in .leopold/MISSION.md and .leopold/PLAN.md, then run /leopold-workflow (or /leopold-run) in Claude Code.\n');
     });
 }

@@ -1,3 +1,4 @@
+import { ioFailureLine } from '../io-error.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -5,6 +6,20 @@ import { BRIEF_FILES, findBriefDir } from '../../brief/index.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { decidedForYou, decisionsSince, readDecisions, recordEvents, type DecisionRecord } from '../../../runtime/decisions/index.js';
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
+import {
+  armLock,
+  grantLift,
+  isRegularFile,
+  LockError,
+  readLockRecord,
+  releaseLock,
+  sandboxAvailability,
+  sandboxWarning,
+  type Grant,
+  type LockRecord,
+  type SandboxAvailability,
+  LOCK_NOTE,
+} from '../../../runtime/lock/index.js';
 import { parseGuardrailSettings } from '../../../runtime/guardrails/index.js';
 import { notifyRunEnded } from '../../../runtime/notify/index.js';
 import { parsePlan } from '../../../runtime/plan/parse.js';
@@ -45,7 +60,7 @@ export async function startRun(
 ): Promise<{ state: RunState; replaced: StateReading['problem'] | 'active' }> {
   const engine = EngineSchema.safeParse(options.engine);
   if (!engine.success) throw new LeopoldError(`--engine must be session or workflow, not "${options.engine}"`);
-  if (existsSync(join(dir, KILL_SWITCH))) {
+  if (isRegularFile(join(dir, KILL_SWITCH))) {
     throw new LeopoldError('the kill switch .leopold/STOP is raised; remove it (rm .leopold/STOP) before starting a run');
   }
   let replaced: StateReading['problem'] | 'active' = null;
@@ -95,7 +110,7 @@ export async function finishRun(
     const counted = current.engine === 'workflow' ? withWorkflowCounters(current, workflowCounters(eventsOfRun(readEvents(dir)))) : { state: current, stop: null };
     detail = counted.stop?.detail || null;
     // Finishing under a raised kill switch is a kill_switch stop unless told otherwise.
-    const why = reason ?? counted.stop?.reason ?? (existsSync(join(dir, KILL_SWITCH)) ? 'kill_switch' : null);
+    const why = reason ?? counted.stop?.reason ?? (isRegularFile(join(dir, KILL_SWITCH)) ? 'kill_switch' : null);
     if (reason !== null && reason !== counted.stop?.reason) detail = null;
     return finishedState(counted.state, now(), why);
   });
@@ -194,11 +209,46 @@ export function renderStatus(reading: StateReading, killSwitch: boolean): string
   return lines.join('\n');
 }
 
+/** How long `run start` waits, inside Claude Code, for the session to re-read the armed settings (measured under 1 s). */
+const SETTINGS_RELOAD_MS = 2_000;
+
+/**
+ * Runs a write of the lock's files. Inside Claude Code's sandbox those are read-only on
+ * purpose: there the one-line I/O failure also says who can do it.
+ */
+function lockedWrite<T>(write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    if (error instanceof LockError) throw new LeopoldError(error.message);
+    const line = ioFailureLine(error, process.cwd());
+    if (line === null) throw error;
+    const hint = process.env.CLAUDECODE === '1' ? " (the run lock keeps the lock's files read-only for Claude's commands: only you can do this, in your own terminal or after ! in Claude Code)" : '';
+    throw new LeopoldError(`${line}${hint}`);
+  }
+}
+
+/** What `run start` says about the lock it armed. */
+function armedText(record: LockRecord, sandbox: SandboxAvailability): string {
+  const lifts = record.grants.length > 0 ? ` Granted: ${record.grants.join(', ')} (git's refs stay writable).` : '';
+  return sandbox.available
+    ? `Lock armed (${sandbox.via}): Claude's Bash commands cannot move a git ref or write the guardrails, the kill switch, the tokens or the hook settings.${lifts} ` +
+        'It stays armed after the run ends: review the run, then lift it yourself with `leopold run unlock`.'
+    : `Lock armed in the settings, but only the git guard holds it here (see the warning).${lifts} Lift it with \`leopold run unlock\`.`;
+}
+
+/** The lock line of `leopold run status`. */
+export function renderLock(record: LockRecord | null, sandbox: SandboxAvailability): string {
+  const os = sandbox.available ? `Claude Code sandbox via ${sandbox.via}` : 'sandbox UNAVAILABLE: the git guard alone';
+  if (record === null) return `Lock: not armed (${os} when a run arms it)`;
+  return `Lock: armed since ${record.armed_at} · ${os} · grants: ${record.grants.join(', ') || 'none'}${record.require_sandbox ? ' · sandbox required' : ''} (lift it with leopold run unlock)`;
+}
+
 /** Raises the kill switch; false when it was already raised. */
 export function raiseKillSwitch(dir: string, now: Date): boolean {
   const path = join(dir, KILL_SWITCH);
-  if (existsSync(path)) return false;
-  writeFileAtomic(path, `Raised by leopold run stop at ${now.toISOString()}.\nThe run stops at its next check. Remove this file to allow runs again.\n`);
+  if (isRegularFile(path)) return false;
+  lockedWrite(() => writeFileAtomic(path, `Raised by leopold run stop at ${now.toISOString()}.\nThe run stops at its next check. Remove this file to allow runs again.\n`));
   return true;
 }
 
@@ -211,14 +261,54 @@ export function registerRun(program: Command): void {
     .description('Activate a run: write .leopold/state.json with zeroed counters (refused while one is active)')
     .option('--engine <engine>', 'session (Stop hook conducts) or workflow (the compiled workflow conducts)', 'session')
     .option('--force', 'start over even though a run is active (its counters are discarded)')
-    .action(async (options: { engine: string; force?: boolean }) => {
+    .option('--require-sandbox', "refuse to start where Claude Code's sandbox cannot run, and make Claude Code refuse unsandboxed commands (sandbox.failIfUnavailable)")
+    .action(async (options: { engine: string; force?: boolean; requireSandbox?: boolean }) => {
       const dir = briefDir(process.cwd());
+      const sandbox = sandboxAvailability();
+      if (!sandbox.available) {
+        if (options.requireSandbox) throw new LeopoldError(`--require-sandbox: ${sandboxWarning(sandbox).replace(/^warning\[sandbox-unavailable\]: /, '')}`);
+        process.stderr.write(`${sandboxWarning(sandbox)}\n`);
+      }
+      const armed = lockedWrite(() => armLock(dir, { now: new Date(), requireSandbox: options.requireSandbox === true }));
       const { state, replaced } = await startRun(dir, { engine: options.engine, force: options.force === true });
       if (replaced === 'active') process.stdout.write('Replaced the active run (--force).\n');
       else if (replaced !== null) process.stdout.write(`Replaced an unusable state.json (${replaced}).\n`);
       process.stdout.write(
         `Run started (engine: ${state.engine}) at ${state.started_at}.\n` +
-          'Raise the kill switch with `leopold run stop`; end the run with `leopold run finish`.\n',
+          'Raise the kill switch with `leopold run stop`; end the run with `leopold run finish`.\n' +
+          `${armedText(armed.record, sandbox)}\n`,
+      );
+      // Claude Code re-reads its settings while a session runs (measured: within a second);
+      // started from a session, wait for that before the next command runs.
+      if (armed.changed && process.env.CLAUDECODE === '1') await new Promise((done) => setTimeout(done, SETTINGS_RELOAD_MS));
+    });
+
+  run
+    .command('unlock')
+    .description("Lift the OS lock a run armed (only from your own terminal: Claude's sandboxed commands cannot)")
+    .action(() => {
+      const dir = briefDir(process.cwd());
+      const released = lockedWrite(() => releaseLock(dir));
+      const active = readState(dir).state?.active === true;
+      process.stdout.write(
+        released === null
+          ? 'The lock is not armed.\n'
+          : `Lock lifted: Claude Code's sandbox settings are as they were before the run${active ? '; the run is still active, so the git guard still denies git until it ends' : ''}.\n`,
+      );
+    });
+
+  run
+    .command('allow')
+    .description('Grant a lift (only from your own terminal): git lets the agent commit, push lets it push (never force)')
+    .argument('<what>', 'git or push')
+    .action((what: string) => {
+      if (what !== 'git' && what !== 'push') throw new LeopoldError(`leopold run allow: give git or push, not "${what}"`);
+      const dir = briefDir(process.cwd());
+      const grant = what as Grant;
+      const { armed } = lockedWrite(() => grantLift(dir, grant, new Date()));
+      process.stdout.write(
+        `Granted: ${grant === 'git' ? 'commits' : 'pushes (never force-pushes)'} are allowed during runs (.leopold/${grant === 'git' ? 'ALLOW_GIT' : 'ALLOW_PUSH'}; remove it to take the grant back).\n` +
+          (armed ? "The armed lock now leaves git's refs writable for Claude's commands.\n" : ''),
       );
     });
 
@@ -231,6 +321,7 @@ export function registerRun(program: Command): void {
       const finished = await finishRun(dir, options.reason ?? null);
       process.stdout.write(finished ? `${finished.summary}\n` : 'No active run.\n');
       if (!finished) return;
+      if (readLockRecord(dir) !== null) process.stdout.write(`\n${LOCK_NOTE}\n`);
       // After the summary is out: a slow or broken webhook only delays the exit, bounded.
       const sent = await notifyRunEnded(dir, notifyWebhookOf(dir), finished.summary);
       if (sent && !sent.ok) process.stderr.write(`notify_webhook: the report was not delivered (${sent.error ?? `HTTP ${sent.status}`}).\n`);
@@ -238,14 +329,19 @@ export function registerRun(program: Command): void {
 
   run
     .command('status')
-    .description('Show .leopold/state.json and the kill switch')
+    .description('Show .leopold/state.json, the kill switch and the lock')
     .option('--json', 'print { state, problem, killSwitch } as JSON')
     .action((options: { json?: boolean }) => {
       const dir = briefDir(process.cwd());
       const reading = readState(dir);
-      const killSwitch = existsSync(join(dir, KILL_SWITCH));
-      if (options.json) process.stdout.write(`${JSON.stringify({ state: reading.state, problem: reading.problem, killSwitch }, null, 2)}\n`);
-      else process.stdout.write(`${renderStatus(reading, killSwitch)}\n`);
+      const killSwitch = isRegularFile(join(dir, KILL_SWITCH));
+      const lock = readLockRecord(dir);
+      const sandbox = sandboxAvailability();
+      if (options.json) {
+        const lockJson = lock ? { armed: true, armedAt: lock.armed_at, grants: lock.grants, requireSandbox: lock.require_sandbox } : { armed: false };
+        process.stdout.write(`${JSON.stringify({ state: reading.state, problem: reading.problem, killSwitch, lock: { ...lockJson, sandbox } }, null, 2)}\n`);
+      } else process.stdout.write(`${renderStatus(reading, killSwitch)}\n${renderLock(lock, sandbox)}\n`);
+      if (!sandbox.available) process.stderr.write(`${sandboxWarning(sandbox)}\n`);
     });
 
   run

@@ -1,16 +1,24 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { LOCK_RECORD } from '../../lock/paths.js';
 import type { Tokens } from './findings.js';
 
 // The guard's only file-system reads: where `.leopold/` is, whether a run is active, which
 // tokens exist, and (only for a verb git does not ship) the user's git aliases.
 
 /**
- * True when `.leopold/state.json` says `"active": true`. Missing, unreadable or corrupt
- * means no run, as for every other reader of state.json (runtime/state): `leopold run
- * status` reports it and `leopold run start` replaces it.
+ * True while the lock is engaged: a run is active (`.leopold/state.json` says
+ * `"active": true`) or the OS lock is armed (`.leopold/lock.json` exists, from `leopold run
+ * start` until the user's `leopold run unlock`, so ending a run never reopens git by
+ * itself). A missing, unreadable or corrupt state.json means no run, as for every other
+ * reader of state.json (runtime/state).
  */
 export function isRunActive(leopoldDir: string): boolean {
+  try {
+    if (statSync(join(leopoldDir, LOCK_RECORD)).isFile()) return true;
+  } catch {
+    // not armed
+  }
   try {
     const state = JSON.parse(readFileSync(join(leopoldDir, 'state.json'), 'utf8')) as unknown;
     return state !== null && typeof state === 'object' && (state as { active?: unknown }).active === true;
@@ -19,9 +27,17 @@ export function isRunActive(leopoldDir: string): boolean {
   }
 }
 
-/** Which lift tokens exist. */
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Which lift tokens exist (regular files: a sandbox placeholder is a character device). */
 export function tokensIn(leopoldDir: string): Tokens {
-  return { allowGit: existsSync(join(leopoldDir, 'ALLOW_GIT')), allowPush: existsSync(join(leopoldDir, 'ALLOW_PUSH')) };
+  return { allowGit: isFile(join(leopoldDir, 'ALLOW_GIT')), allowPush: isFile(join(leopoldDir, 'ALLOW_PUSH')) };
 }
 
 /**

@@ -11,6 +11,7 @@ import { personaAnswerJsonSchema } from '../../persona/schema.js';
 import { parsePlan } from '../../plan/parse.js';
 import { readState, updateState } from '../../state/io.js';
 import { renderRunSummary } from '../../stop/summary.js';
+import { LOCK_NOTE, LOCK_RECORD } from '../../lock/paths.js';
 import { CHECKPOINT_PATH, renderCheckpoint } from './checkpoint.js';
 import { stopTurn, type Turn } from './engine.js';
 import { findBriefDirFrom } from '../../fs/brief-dir.js';
@@ -138,7 +139,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
       });
       // Bounded and never throws: the answer below is printed whatever the webhook does.
       await notifyRunEnded(dir, guardrails.notifyWebhook, message, now);
-      return `${JSON.stringify({ systemMessage: message })}\n`;
+      return `${JSON.stringify({ systemMessage: `${message}${lockNote(dir)}` })}\n`;
     }
 
     const charter = () => readOptional(join(dir, 'CHARTER.md'));
@@ -164,4 +165,14 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     }
     return '';
   }
+}
+
+/** After a run's summary, while the OS lock stays armed: how the user lifts it. */
+export function lockNote(leopoldDir: string): string {
+  try {
+    if (!statSync(join(leopoldDir, LOCK_RECORD)).isFile()) return '';
+  } catch {
+    return '';
+  }
+  return `\n\n${LOCK_NOTE}`;
 }

@@ -1,0 +1,161 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { armLock, grantLift, readLockRecord, releaseLock, SANDBOX_PLACEHOLDERS } from '../../../runtime/lock/index.js';
+import { tempDir } from '../../support/temp.js';
+
+// The OS lock's settings: what arming adds to .claude/settings.local.json, .git/info/exclude
+// and .git/packed-refs, and that releasing leaves the user's own settings byte for byte.
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+const now = new Date('2026-12-01T12:00:00.000Z');
+
+function project(options: { git?: boolean } = {}): { root: string; leopold: string; settings: string } {
+  const root = tempDir('leopold-lock-');
+  made.push(root);
+  mkdirSync(join(root, '.leopold'));
+  writeFileSync(join(root, '.leopold', 'GUARDRAILS.md'), '# Guardrails\n');
+  if (options.git !== false) execFileSync('git', ['init', '-q'], { cwd: root });
+  return { root, leopold: join(root, '.leopold'), settings: join(root, '.claude', 'settings.local.json') };
+}
+const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
+
+describe('arming the lock', () => {
+  it('turns the sandbox on, shuts the escape hatch, and denies writes to the refs and the protected files, by absolute path', () => {
+    const p = project();
+    const { record, changed } = armLock(p.leopold, { now, requireSandbox: false });
+    expect(changed).toBe(true);
+    const settings = json(p.settings);
+    expect(settings.sandbox.enabled).toBe(true);
+    expect(settings.sandbox.allowUnsandboxedCommands).toBe(false);
+    expect(settings.sandbox.failIfUnavailable).toBeUndefined();
+    const denyWrite: string[] = settings.sandbox.filesystem.denyWrite;
+    for (const path of ['.git/HEAD', '.git/refs', '.git/packed-refs', '.leopold/GUARDRAILS.md', '.leopold/STOP', '.leopold/ALLOW_GIT', '.leopold/ALLOW_PUSH', '.leopold/lock.json', '.claude/settings.json', '.claude/settings.local.json']) {
+      expect(denyWrite).toContain(join(p.root, path));
+    }
+    expect(denyWrite.every((path) => path.startsWith(`${p.root}/`))).toBe(true);
+    // The Write/Edit tools, which the sandbox does not cover.
+    expect(settings.permissions.deny).toEqual(expect.arrayContaining(['Edit(/.leopold/GUARDRAILS.md)', 'Write(/.leopold/ALLOW_GIT)', 'Edit(/.git/refs/**)', 'Edit(/.claude/settings.local.json)']));
+    // The record names no machine path, and engages the guard.
+    const recordText = readFileSync(join(p.leopold, 'lock.json'), 'utf8');
+    expect(recordText).not.toContain(p.root);
+    expect(record.grants).toEqual([]);
+    expect(readLockRecord(p.leopold)?.armed_at).toBe(now.toISOString());
+  });
+
+  it('creates an empty packed-refs (a denied path that does not exist becomes unreadable) and lists the placeholders in .git/info/exclude', () => {
+    const p = project();
+    armLock(p.leopold, { now, requireSandbox: false });
+    expect(readFileSync(join(p.root, '.git', 'packed-refs'), 'utf8')).toBe('');
+    const exclude = readFileSync(join(p.root, '.git', 'info', 'exclude'), 'utf8');
+    expect(exclude).toContain('\n.bashrc\n');
+    expect(exclude).toContain('\n**/.claude/workflows\n');
+    // git status shows none of them even when the files appear (the sandbox's placeholders).
+    for (const name of ['.bashrc', '.vscode', '.mcp.json']) writeFileSync(join(p.root, name), '');
+    mkdirSync(join(p.root, '.claude', 'agents'), { recursive: true });
+    writeFileSync(join(p.root, '.claude', 'agents', 'x'), '');
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: p.root, encoding: 'utf8' });
+    expect(status).not.toMatch(/\.bashrc|\.vscode|\.mcp\.json|\.claude\/agents|settings\.local\.json/);
+    expect(SANDBOX_PLACEHOLDERS.length).toBeGreaterThan(20);
+  });
+
+  it('keeps the user\'s own settings and is idempotent', () => {
+    const p = project();
+    mkdirSync(join(p.root, '.claude'));
+    const mine = { permissions: { allow: ['Bash(npm test)'], deny: ['Bash(curl *)'] }, sandbox: { enabled: false, network: { allowedDomains: ['registry.npmjs.org'] }, filesystem: { denyWrite: ['/secret'] } }, model: 'x' };
+    writeFileSync(p.settings, `${JSON.stringify(mine, null, 2)}\n`);
+    armLock(p.leopold, { now, requireSandbox: true });
+    const armed = readFileSync(p.settings, 'utf8');
+    const settings = JSON.parse(armed);
+    expect(settings.model).toBe('x');
+    expect(settings.permissions.allow).toEqual(['Bash(npm test)']);
+    expect(settings.permissions.deny[0]).toBe('Bash(curl *)');
+    expect(settings.sandbox.network).toEqual({ allowedDomains: ['registry.npmjs.org'] });
+    expect(settings.sandbox.filesystem.denyWrite[0]).toBe('/secret');
+    expect(settings.sandbox.failIfUnavailable).toBe(true);
+    expect(armLock(p.leopold, { now: new Date('2027-01-01T00:00:00Z'), requireSandbox: false }).changed).toBe(false);
+    expect(readFileSync(p.settings, 'utf8')).toBe(armed);
+  });
+
+  it('refuses a settings file that is not JSON, writing nothing', () => {
+    const p = project();
+    mkdirSync(join(p.root, '.claude'));
+    writeFileSync(p.settings, '{ "permissions": ');
+    expect(() => armLock(p.leopold, { now, requireSandbox: false })).toThrow(/settings\.local\.json: not valid JSON/);
+    expect(existsSync(join(p.leopold, 'lock.json'))).toBe(false);
+    expect(readFileSync(p.settings, 'utf8')).toBe('{ "permissions": ');
+  });
+
+  it('outside a git repository arms the protected files alone', () => {
+    const p = project({ git: false });
+    armLock(p.leopold, { now, requireSandbox: false });
+    const denyWrite: string[] = json(p.settings).sandbox.filesystem.denyWrite;
+    expect(denyWrite.some((path) => path.includes('/.git/'))).toBe(false);
+    expect(denyWrite).toContain(join(p.root, '.leopold', 'GUARDRAILS.md'));
+  });
+});
+
+describe('releasing the lock', () => {
+  it('restores the settings, the exclude file and packed-refs byte for byte', () => {
+    const p = project();
+    mkdirSync(join(p.root, '.claude'));
+    const before = `${JSON.stringify({ permissions: { deny: ['Bash(curl *)'] }, sandbox: { enabled: false } }, null, 2)}\n`;
+    writeFileSync(p.settings, before);
+    const exclude = readFileSync(join(p.root, '.git', 'info', 'exclude'), 'utf8');
+    armLock(p.leopold, { now, requireSandbox: true });
+    expect(releaseLock(p.leopold)).not.toBeNull();
+    expect(readFileSync(p.settings, 'utf8')).toBe(before);
+    expect(readFileSync(join(p.root, '.git', 'info', 'exclude'), 'utf8')).toBe(exclude);
+    expect(existsSync(join(p.root, '.git', 'packed-refs'))).toBe(false);
+    expect(existsSync(join(p.leopold, 'lock.json'))).toBe(false);
+    expect(releaseLock(p.leopold)).toBeNull();
+  });
+
+  it('removes a settings file arming created', () => {
+    const p = project();
+    armLock(p.leopold, { now, requireSandbox: false });
+    releaseLock(p.leopold);
+    expect(existsSync(p.settings)).toBe(false);
+  });
+
+  it('keeps what the user changed while the lock was armed', () => {
+    const p = project();
+    armLock(p.leopold, { now, requireSandbox: false });
+    const settings = json(p.settings);
+    settings.permissions.allow = ['Bash(make)'];
+    writeFileSync(p.settings, JSON.stringify(settings));
+    releaseLock(p.leopold);
+    expect(json(p.settings)).toEqual({ permissions: { allow: ['Bash(make)'] } });
+  });
+});
+
+describe('grants', () => {
+  it('allow git writes the token and leaves the refs writable; unlock and re-arm follow the token files', () => {
+    const p = project();
+    armLock(p.leopold, { now, requireSandbox: false });
+    expect(grantLift(p.leopold, 'git', now)).toEqual({ armed: true });
+    expect(readFileSync(join(p.leopold, 'ALLOW_GIT'), 'utf8')).toContain('leopold run allow git');
+    const settings = json(p.settings);
+    expect(settings.sandbox.filesystem.denyWrite).not.toContain(join(p.root, '.git', 'refs'));
+    expect(settings.sandbox.filesystem.denyWrite).toContain(join(p.root, '.leopold', 'ALLOW_GIT'));
+    expect(settings.permissions.deny).not.toContain('Edit(/.git/refs/**)');
+    expect(readLockRecord(p.leopold)?.grants).toEqual(['git']);
+    rmSync(join(p.leopold, 'ALLOW_GIT'));
+    armLock(p.leopold, { now, requireSandbox: false });
+    expect(json(p.settings).sandbox.filesystem.denyWrite).toContain(join(p.root, '.git', 'refs'));
+    releaseLock(p.leopold);
+    expect(existsSync(p.settings)).toBe(false);
+  });
+
+  it('without an armed lock a grant is the token alone', () => {
+    const p = project();
+    expect(grantLift(p.leopold, 'push', now)).toEqual({ armed: false });
+    expect(existsSync(join(p.leopold, 'ALLOW_PUSH'))).toBe(true);
+    expect(existsSync(p.settings)).toBe(false);
+  });
+});
