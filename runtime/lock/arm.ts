@@ -36,6 +36,8 @@ export interface LockRecord {
   exclude: string[];
   /** True when arming created an empty .git/packed-refs (so denying writes to it keeps it readable). */
   created_packed_refs: boolean;
+  /** True when the user's settings already allowed writes to the project root (releasing keeps it). */
+  previous_allow_root: boolean;
 }
 
 /**
@@ -104,7 +106,17 @@ export function readLockRecord(leopoldDir: string): LockRecord | null {
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as LockRecord;
   } catch {
-    return { version: 1, armed_at: 'unknown', grants: [], require_sandbox: false, previous: { enabled: null, allowUnsandboxedCommands: null, failIfUnavailable: null }, deny_rules: [], exclude: [], created_packed_refs: false };
+    return {
+      version: 1,
+      armed_at: 'unknown',
+      grants: [],
+      require_sandbox: false,
+      previous: { enabled: null, allowUnsandboxedCommands: null, failIfUnavailable: null },
+      deny_rules: [],
+      exclude: [],
+      created_packed_refs: false,
+      previous_allow_root: false,
+    };
   }
 }
 
@@ -150,9 +162,12 @@ const stringsAt = (value: unknown): string[] => (Array.isArray(value) ? value.fi
 const boolOrNull = (value: unknown): boolean | null => (typeof value === 'boolean' ? value : null);
 
 /** Settings with Leopold's lock merged in: the user's own entries kept, ours added once. */
-function withLock(settings: Json, paths: readonly string[], rules: readonly string[], requireSandbox: boolean, previous: LockRecord['previous']): Json {
+function withLock(settings: Json, root: string, paths: readonly string[], rules: readonly string[], requireSandbox: boolean, previous: LockRecord['previous']): Json {
   const sandbox = objectAt(settings.sandbox);
   const filesystem = objectAt(sandbox.filesystem);
+  // The whole project, not only the session's working directory (a session started in a
+  // subdirectory must still record into .leopold/); the denied paths stay denied inside it.
+  filesystem.allowWrite = union(stringsAt(filesystem.allowWrite), [root]);
   filesystem.denyWrite = union(stringsAt(filesystem.denyWrite), paths);
   sandbox.enabled = true;
   sandbox.allowUnsandboxedCommands = false;
@@ -173,6 +188,9 @@ function withoutLock(settings: Json, root: string, record: LockRecord): Json {
   const denyWrite = stringsAt(filesystem.denyWrite).filter((path) => !ours(path));
   if (denyWrite.length > 0) filesystem.denyWrite = denyWrite;
   else delete filesystem.denyWrite;
+  const allowWrite = stringsAt(filesystem.allowWrite).filter((path) => path !== root || record.previous_allow_root === true);
+  if (allowWrite.length > 0) filesystem.allowWrite = allowWrite;
+  else delete filesystem.allowWrite;
   if (Object.keys(filesystem).length > 0) sandbox.filesystem = filesystem;
   else delete sandbox.filesystem;
   for (const key of ['enabled', 'allowUnsandboxedCommands', 'failIfUnavailable'] as const) {
@@ -241,7 +259,7 @@ export function armLock(leopoldDir: string, options: { now: Date; requireSandbox
   const rules = denyRules(grants);
   const already = new Set(stringsAt(objectAt(base.permissions).deny));
   const addedRules = rules.filter((rule) => !already.has(rule));
-  const next = withLock(base, protectedPaths(layout, grants), rules, requireSandbox, previous);
+  const next = withLock(base, layout.root, protectedPaths(layout, grants), rules, requireSandbox, previous);
   const exclude = existing?.exclude ?? placeholderPatterns(layout);
   const record: LockRecord = {
     version: 1,
@@ -252,6 +270,7 @@ export function armLock(leopoldDir: string, options: { now: Date; requireSandbox
     deny_rules: addedRules,
     exclude,
     created_packed_refs: createdPackedRefs,
+    previous_allow_root: existing?.previous_allow_root ?? stringsAt(objectAt(sandboxBefore.filesystem).allowWrite).includes(layout.root),
   };
   const changed = JSON.stringify(next) !== JSON.stringify(settings) || existing === null || JSON.stringify(existing) !== JSON.stringify(record);
   if (changed) {

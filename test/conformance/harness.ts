@@ -164,6 +164,8 @@ export interface RealOptions {
   extraArgs?: string[];
   /** Extra environment for the client. */
   env?: NodeJS.ProcessEnv;
+  /** Where the client starts, relative to the project (default: its root). */
+  subdir?: string;
   /** Called with each request before the scripted model answers it. */
   onRequest?: (body: MessagesRequest, agentId: string | null) => void;
   timeoutMs?: number;
@@ -196,7 +198,7 @@ export async function runReal(project: Project, options: RealOptions): Promise<R
     const args = ['--permission-mode', mode, ...(options.allowedTools ? ['--allowedTools', options.allowedTools] : []), ...(options.extraArgs ?? [])];
     const client = await runClient({
       binary: CLAUDE,
-      cwd: project.dir,
+      cwd: options.subdir ? join(project.dir, options.subdir) : project.dir,
       home: project.home,
       baseUrl: server.url,
       prompt: options.prompt,
