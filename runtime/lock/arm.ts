@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { GIT_REF_PATHS, HOOK_CODE, LEOPOLD_PROTECTED, LOCK_RECORD, SETTINGS_PROTECTED } from './paths.js';
 
@@ -38,6 +38,10 @@ export interface LockRecord {
   created_packed_refs: boolean;
   /** True when the user's settings already allowed writes to the project root (releasing keeps it). */
   previous_allow_root: boolean;
+  /** The remotes' hosts arming put on the sandbox's network deny list (none while push is granted). */
+  denied_domains: string[];
+  /** The remotes on this file system, relative to the project, arming made read-only. */
+  local_remotes: string[];
 }
 
 /**
@@ -99,6 +103,45 @@ function gitCommonDir(root: string): string | null {
   }
 }
 
+/**
+ * Where the project's remotes push to: network hosts (the sandbox's proxy lets any host
+ * through in bypassPermissions mode, so each remote's host goes on its deny list) and
+ * paths on this file system (made read-only, wherever they are). `git remote get-url
+ * --push --all` applies the user's insteadOf rewrites.
+ */
+export function remoteTargets(root: string): { hosts: string[]; paths: string[] } {
+  const hosts = new Set<string>();
+  const paths = new Set<string>();
+  const run = (args: string[]) => {
+    try {
+      return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      return '';
+    }
+  };
+  for (const name of run(['remote']).split('\n').filter((line) => line !== '')) {
+    for (const url of run(['remote', 'get-url', '--push', '--all', name]).split('\n').filter((line) => line !== '')) {
+      const target = remoteTarget(url);
+      if (target.host) hosts.add(target.host);
+      else if (target.path) paths.add(resolve(root, target.path));
+    }
+  }
+  return { hosts: [...hosts].sort(), paths: [...paths].sort() };
+}
+
+/** The host or local path of one remote URL (`https://h/…`, `ssh://u@h:22/…`, `u@h:path`, `file:///p`, `/p`, `../p`). */
+export function remoteTarget(url: string): { host?: string; path?: string } {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\/(?:[^@/]*@)?(\[[^\]]+\]|[^:/]+)?(?::\d+)?(\/.*)?$/i.exec(url);
+  if (scheme) {
+    if (scheme[1]!.toLowerCase() === 'file') return { path: decodeURIComponent(scheme[3] ?? '/') };
+    return scheme[2] ? { host: scheme[2].replace(/^\[|\]$/g, '').toLowerCase() } : {};
+  }
+  // scp-like syntax: a colon before the first slash (git's own rule for ssh remotes).
+  const scp = /^(?:[^@/:]+@)?([^/:]+):/.exec(url);
+  if (scp && !url.startsWith('/') && !url.startsWith('.')) return { host: scp[1]!.toLowerCase() };
+  return { path: url };
+}
+
 /** The lock's record, or null when the lock is not armed (a corrupt record counts as armed with nothing known). */
 export function readLockRecord(leopoldDir: string): LockRecord | null {
   const path = join(leopoldDir, LOCK_RECORD);
@@ -116,6 +159,8 @@ export function readLockRecord(leopoldDir: string): LockRecord | null {
       exclude: [],
       created_packed_refs: false,
       previous_allow_root: false,
+      denied_domains: [],
+      local_remotes: [],
     };
   }
 }
@@ -162,8 +207,21 @@ const stringsAt = (value: unknown): string[] => (Array.isArray(value) ? value.fi
 const boolOrNull = (value: unknown): boolean | null => (typeof value === 'boolean' ? value : null);
 
 /** Settings with Leopold's lock merged in: the user's own entries kept, ours added once. */
-function withLock(settings: Json, root: string, paths: readonly string[], rules: readonly string[], requireSandbox: boolean, previous: LockRecord['previous']): Json {
+function withLock(
+  settings: Json,
+  root: string,
+  paths: readonly string[],
+  rules: readonly string[],
+  domains: readonly string[],
+  requireSandbox: boolean,
+  previous: LockRecord['previous'],
+): Json {
   const sandbox = objectAt(settings.sandbox);
+  if (domains.length > 0) {
+    const network = objectAt(sandbox.network);
+    network.deniedDomains = union(stringsAt(network.deniedDomains), domains);
+    sandbox.network = network;
+  }
   const filesystem = objectAt(sandbox.filesystem);
   // The whole project, not only the session's working directory (a session started in a
   // subdirectory must still record into .leopold/); the denied paths stay denied inside it.
@@ -188,11 +246,21 @@ function withoutLock(settings: Json, root: string, record: LockRecord): Json {
   const denyWrite = stringsAt(filesystem.denyWrite).filter((path) => !ours(path));
   if (denyWrite.length > 0) filesystem.denyWrite = denyWrite;
   else delete filesystem.denyWrite;
+  const remotes = new Set((record.local_remotes ?? []).map((path) => resolve(root, path)));
+  filesystem.denyWrite = stringsAt(filesystem.denyWrite).filter((path) => !remotes.has(path));
+  if ((filesystem.denyWrite as string[]).length === 0) delete filesystem.denyWrite;
   const allowWrite = stringsAt(filesystem.allowWrite).filter((path) => path !== root || record.previous_allow_root === true);
   if (allowWrite.length > 0) filesystem.allowWrite = allowWrite;
   else delete filesystem.allowWrite;
   if (Object.keys(filesystem).length > 0) sandbox.filesystem = filesystem;
   else delete sandbox.filesystem;
+  const network = objectAt(sandbox.network);
+  const denied = new Set(record.denied_domains ?? []);
+  const deniedDomains = stringsAt(network.deniedDomains).filter((host) => !denied.has(host));
+  if (deniedDomains.length > 0) network.deniedDomains = deniedDomains;
+  else delete network.deniedDomains;
+  if (Object.keys(network).length > 0) sandbox.network = network;
+  else delete sandbox.network;
   for (const key of ['enabled', 'allowUnsandboxedCommands', 'failIfUnavailable'] as const) {
     const before = record.previous[key];
     if (before === null) delete sandbox[key];
@@ -259,7 +327,11 @@ export function armLock(leopoldDir: string, options: { now: Date; requireSandbox
   const rules = denyRules(grants);
   const already = new Set(stringsAt(objectAt(base.permissions).deny));
   const addedRules = rules.filter((rule) => !already.has(rule));
-  const next = withLock(base, layout.root, protectedPaths(layout, grants), rules, requireSandbox, previous);
+  // Push granted: the remotes are the user's to reach.
+  const remotes = grants.includes('push') ? { hosts: [], paths: [] } : remoteTargets(layout.root);
+  const baseNetwork = stringsAt(objectAt(objectAt(base.sandbox).network).deniedDomains);
+  const baseDeny = stringsAt(objectAt(objectAt(base.sandbox).filesystem).denyWrite);
+  const next = withLock(base, layout.root, [...protectedPaths(layout, grants), ...remotes.paths], rules, remotes.hosts, requireSandbox, previous);
   const exclude = existing?.exclude ?? placeholderPatterns(layout);
   const record: LockRecord = {
     version: 1,
@@ -271,6 +343,8 @@ export function armLock(leopoldDir: string, options: { now: Date; requireSandbox
     exclude,
     created_packed_refs: createdPackedRefs,
     previous_allow_root: existing?.previous_allow_root ?? stringsAt(objectAt(sandboxBefore.filesystem).allowWrite).includes(layout.root),
+    denied_domains: remotes.hosts.filter((host) => !baseNetwork.includes(host)),
+    local_remotes: remotes.paths.filter((path) => !baseDeny.includes(path)).map((path) => relative(layout.root, path)),
   };
   const changed = JSON.stringify(next) !== JSON.stringify(settings) || existing === null || JSON.stringify(existing) !== JSON.stringify(record);
   if (changed) {

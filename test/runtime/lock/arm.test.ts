@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { armLock, grantLift, readLockRecord, releaseLock, SANDBOX_PLACEHOLDERS } from '../../../runtime/lock/index.js';
+import { remoteTarget } from '../../../runtime/lock/arm.js';
 import { tempDir } from '../../support/temp.js';
 
 // The OS lock's settings: what arming adds to .claude/settings.local.json, .git/info/exclude
@@ -156,6 +157,39 @@ describe('grants', () => {
     const p = project();
     expect(grantLift(p.leopold, 'push', now)).toEqual({ armed: false });
     expect(existsSync(join(p.leopold, 'ALLOW_PUSH'))).toBe(true);
+    expect(existsSync(p.settings)).toBe(false);
+  });
+});
+
+describe('the remotes', () => {
+  it('reads a host or a local path from every URL form git accepts', () => {
+    expect(remoteTarget('https://github.com/o/r.git')).toEqual({ host: 'github.com' });
+    expect(remoteTarget('ssh://git@GitLab.example:2222/o/r')).toEqual({ host: 'gitlab.example' });
+    expect(remoteTarget('git@github.com:o/r.git')).toEqual({ host: 'github.com' });
+    expect(remoteTarget('host.example:path/r')).toEqual({ host: 'host.example' });
+    expect(remoteTarget('file:///srv/r.git')).toEqual({ path: '/srv/r.git' });
+    expect(remoteTarget('/srv/r.git')).toEqual({ path: '/srv/r.git' });
+    expect(remoteTarget('../r.git')).toEqual({ path: '../r.git' });
+  });
+
+  it('puts network remotes on the sandbox deny list and makes local ones read-only, until push is granted; release takes both back', () => {
+    const p = project();
+    execFileSync('git', ['remote', 'add', 'origin', 'git@github.com:o/r.git'], { cwd: p.root });
+    execFileSync('git', ['remote', 'add', 'mirror', '../mirror.git'], { cwd: p.root });
+    execFileSync('git', ['config', 'url.https://gitlab.example/.pushInsteadOf', 'gl:'], { cwd: p.root });
+    execFileSync('git', ['remote', 'add', 'rewritten', 'gl:o/r'], { cwd: p.root });
+    armLock(p.leopold, { now, requireSandbox: false });
+    const sandbox = json(p.settings).sandbox;
+    expect(sandbox.network.deniedDomains).toEqual(['github.com', 'gitlab.example']);
+    expect(sandbox.filesystem.denyWrite).toContain(join(p.root, '..', 'mirror.git'));
+    expect(readFileSync(join(p.leopold, 'lock.json'), 'utf8')).not.toContain(p.root);
+    grantLift(p.leopold, 'push', now);
+    expect(json(p.settings).sandbox.network).toBeUndefined();
+    expect(json(p.settings).sandbox.filesystem.denyWrite).not.toContain(join(p.root, '..', 'mirror.git'));
+    rmSync(join(p.leopold, 'ALLOW_PUSH'));
+    armLock(p.leopold, { now, requireSandbox: false });
+    expect(json(p.settings).sandbox.network.deniedDomains).toEqual(['github.com', 'gitlab.example']);
+    releaseLock(p.leopold);
     expect(existsSync(p.settings)).toBe(false);
   });
 });
