@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_CLI, PROJECT_CLI_RULE } from '../../runtime/project-cli/index.js';
-import { projectFixtures, runReal, type Project } from './harness.js';
+import { WORKFLOW_TOOLS, projectFixtures, runReal, type Project } from './harness.js';
 
 // The OS lock's life in the real client: the user arms it (run start), the agent cannot
 // lift or widen it, a grant the user gives takes effect in the next session, and lifting
@@ -93,6 +93,24 @@ describe('the OS lock in the real client', () => {
     expect(isFile(join(p.dir, '.leopold', 'lock.json'))).toBe(true);
     expect(isFile(join(p.dir, '.leopold', 'ALLOW_PUSH'))).toBe(false);
     expect(git(p.dir, 'log', '--format=%s')).not.toContain('after-arming');
+  });
+
+  it("holds inside a workflow's agents: a hidden commit and a forged token have no effect, and the run still completes", async () => {
+    const p = fixtures.project({ plan: '# Plan\n\n- [ ] Write the greeting module\n' });
+    expect(p.leopold(['compile']).code).toBe(0);
+    expect(p.leopold(['run', 'start', '--engine', 'workflow']).code).toBe(0);
+    const head = git(p.dir, 'rev-parse', 'HEAD');
+    const handoff = { status: 'completed', files_changed: [], tests_run: [{ command: 'npm test', result: 'pass', summary: 'ok' }], evidence: 'done', blocked_reason: '', concerns: [] };
+    const script = {
+      main: [{ tool: 'Workflow', input: { scriptPath: '.claude/workflows/leopold-run.js' } }, { text: 'launched' }],
+      agents: [{ label: 'i1:implement', answers: [{ tools: [bash(hiddenWrite('.leopold/ALLOW_GIT')), bash(hiddenCommit('from-an-agent'))], value: handoff }] }],
+    };
+    const run = await runReal(p, { prompt: 'Run the Leopold workflow.', mode: 'bypassPermissions', allowedTools: `${WORKFLOW_TOOLS},Bash`, script });
+    expect((run.results[0] as { stop: string }).stop).toBe('plan_complete');
+    expect(git(p.dir, 'rev-parse', 'HEAD')).toBe(head);
+    expect(isFile(join(p.dir, '.leopold', 'ALLOW_GIT'))).toBe(false);
+    const seen = (run.agentToolResults.get('i1:implement') ?? []).map((result) => result.text).join('\n');
+    expect(seen).toMatch(/Read-only file system|Permission denied/);
   });
 
   it('a session started in a subdirectory writes the project, not the lock', async () => {
