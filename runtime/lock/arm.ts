@@ -42,6 +42,12 @@ export interface LockRecord {
   denied_domains: string[];
   /** The remotes on this file system, relative to the project, arming made read-only. */
   local_remotes: string[];
+  /**
+   * True when the user had no sandbox of their own: arming then also allows writes
+   * everywhere (`/`) and every host (`*`), so the run keeps the freedoms it had before,
+   * minus the lock. A sandbox the user configured is never widened.
+   */
+  widened: boolean;
 }
 
 /**
@@ -79,6 +85,10 @@ const EXCLUDE_BEGIN = '# leopold run lock: the sandbox placeholders (leopold run
 const EXCLUDE_END = '# end of the leopold run lock block';
 
 export class LockError extends Error {}
+
+/** What a widened lock allows besides its denials: every path, every host. */
+const ANY_PATH = '/';
+const ANY_HOST = '*';
 
 /** The paths of one project the lock works on. */
 interface Layout {
@@ -161,6 +171,7 @@ export function readLockRecord(leopoldDir: string): LockRecord | null {
       previous_allow_root: false,
       denied_domains: [],
       local_remotes: [],
+      widened: false,
     };
   }
 }
@@ -213,19 +224,21 @@ function withLock(
   paths: readonly string[],
   rules: readonly string[],
   domains: readonly string[],
+  widen: boolean,
   requireSandbox: boolean,
   previous: LockRecord['previous'],
 ): Json {
   const sandbox = objectAt(settings.sandbox);
-  if (domains.length > 0) {
+  if (domains.length > 0 || widen) {
     const network = objectAt(sandbox.network);
-    network.deniedDomains = union(stringsAt(network.deniedDomains), domains);
+    if (widen) network.allowedDomains = union(stringsAt(network.allowedDomains), [ANY_HOST]);
+    if (domains.length > 0) network.deniedDomains = union(stringsAt(network.deniedDomains), domains);
     sandbox.network = network;
   }
   const filesystem = objectAt(sandbox.filesystem);
   // The whole project, not only the session's working directory (a session started in a
   // subdirectory must still record into .leopold/); the denied paths stay denied inside it.
-  filesystem.allowWrite = union(stringsAt(filesystem.allowWrite), [root]);
+  filesystem.allowWrite = union(stringsAt(filesystem.allowWrite), widen ? [root, ANY_PATH] : [root]);
   filesystem.denyWrite = union(stringsAt(filesystem.denyWrite), paths);
   sandbox.enabled = true;
   sandbox.allowUnsandboxedCommands = false;
@@ -249,7 +262,7 @@ function withoutLock(settings: Json, root: string, record: LockRecord): Json {
   const remotes = new Set((record.local_remotes ?? []).map((path) => resolve(root, path)));
   filesystem.denyWrite = stringsAt(filesystem.denyWrite).filter((path) => !remotes.has(path));
   if ((filesystem.denyWrite as string[]).length === 0) delete filesystem.denyWrite;
-  const allowWrite = stringsAt(filesystem.allowWrite).filter((path) => path !== root || record.previous_allow_root === true);
+  const allowWrite = stringsAt(filesystem.allowWrite).filter((path) => (path !== root || record.previous_allow_root === true) && !(record.widened && path === ANY_PATH));
   if (allowWrite.length > 0) filesystem.allowWrite = allowWrite;
   else delete filesystem.allowWrite;
   if (Object.keys(filesystem).length > 0) sandbox.filesystem = filesystem;
@@ -259,6 +272,9 @@ function withoutLock(settings: Json, root: string, record: LockRecord): Json {
   const deniedDomains = stringsAt(network.deniedDomains).filter((host) => !denied.has(host));
   if (deniedDomains.length > 0) network.deniedDomains = deniedDomains;
   else delete network.deniedDomains;
+  const allowedDomains = stringsAt(network.allowedDomains).filter((host) => !(record.widened && host === ANY_HOST));
+  if (allowedDomains.length > 0) network.allowedDomains = allowedDomains;
+  else delete network.allowedDomains;
   if (Object.keys(network).length > 0) sandbox.network = network;
   else delete sandbox.network;
   for (const key of ['enabled', 'allowUnsandboxedCommands', 'failIfUnavailable'] as const) {
@@ -331,7 +347,8 @@ export function armLock(leopoldDir: string, options: { now: Date; requireSandbox
   const remotes = grants.includes('push') ? { hosts: [], paths: [] } : remoteTargets(layout.root);
   const baseNetwork = stringsAt(objectAt(objectAt(base.sandbox).network).deniedDomains);
   const baseDeny = stringsAt(objectAt(objectAt(base.sandbox).filesystem).denyWrite);
-  const next = withLock(base, layout.root, [...protectedPaths(layout, grants), ...remotes.paths], rules, remotes.hosts, requireSandbox, previous);
+  const widen = existing?.widened ?? previous.enabled !== true;
+  const next = withLock(base, layout.root, [...protectedPaths(layout, grants), ...remotes.paths], rules, remotes.hosts, widen, requireSandbox, previous);
   const exclude = existing?.exclude ?? placeholderPatterns(layout);
   const record: LockRecord = {
     version: 1,
@@ -345,6 +362,7 @@ export function armLock(leopoldDir: string, options: { now: Date; requireSandbox
     previous_allow_root: existing?.previous_allow_root ?? stringsAt(objectAt(sandboxBefore.filesystem).allowWrite).includes(layout.root),
     denied_domains: remotes.hosts.filter((host) => !baseNetwork.includes(host)),
     local_remotes: remotes.paths.filter((path) => !baseDeny.includes(path)).map((path) => relative(layout.root, path)),
+    widened: widen,
   };
   const changed = JSON.stringify(next) !== JSON.stringify(settings) || existing === null || JSON.stringify(existing) !== JSON.stringify(record);
   if (changed) {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 /**
@@ -47,4 +47,32 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
     if (dir !== '' && existsSync(join(dir, name))) return join(dir, name);
   }
   return null;
+}
+
+/**
+ * Commands the user's Claude Code settings run outside the sandbox
+ * (`sandbox.excludedCommands`, merged across every settings file, so the lock's own file
+ * cannot take them back). For each: the file it is in, and the commands.
+ */
+export function excludedCommands(root: string, home: string): { file: string; commands: string[] }[] {
+  const files = [join(home, '.claude', 'settings.json'), join(root, '.claude', 'settings.json'), join(root, '.claude', 'settings.local.json'), '/etc/claude-code/managed-settings.json'];
+  const found: { file: string; commands: string[] }[] = [];
+  for (const file of files) {
+    try {
+      const settings = JSON.parse(readFileSync(file, 'utf8')) as { sandbox?: { excludedCommands?: unknown } };
+      const list = settings?.sandbox?.excludedCommands;
+      const commands = Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string') : [];
+      if (commands.length > 0) found.push({ file, commands });
+    } catch {
+      // missing or not JSON: nothing excluded there
+    }
+  }
+  return found;
+}
+
+/** The named warning for excluded commands, or null when there are none. */
+export function excludedWarning(found: readonly { file: string; commands: string[] }[]): string | null {
+  if (found.length === 0) return null;
+  const where = found.map((f) => `${f.file}: ${f.commands.join(', ')}`).join('; ');
+  return `warning[sandbox-excluded]: sandbox.excludedCommands run outside Claude Code's sandbox (${where}); for those the run lock is the git guard alone. Remove them to have the operating system hold it.`;
 }

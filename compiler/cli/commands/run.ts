@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { ioFailureLine } from '../io-error.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,8 @@ import {
   type LockRecord,
   type SandboxAvailability,
   LOCK_NOTE,
+  excludedCommands,
+  excludedWarning,
 } from '../../../runtime/lock/index.js';
 import { parseGuardrailSettings } from '../../../runtime/guardrails/index.js';
 import { notifyRunEnded } from '../../../runtime/notify/index.js';
@@ -269,6 +272,8 @@ export function registerRun(program: Command): void {
         if (options.requireSandbox) throw new LeopoldError(`--require-sandbox: ${sandboxWarning(sandbox).replace(/^warning\[sandbox-unavailable\]: /, '')}`);
         process.stderr.write(`${sandboxWarning(sandbox)}\n`);
       }
+      const excluded = excludedWarning(excludedCommands(join(dir, '..'), homedir()));
+      if (excluded) process.stderr.write(`${excluded}\n`);
       const armed = lockedWrite(() => armLock(dir, { now: new Date(), requireSandbox: options.requireSandbox === true }));
       const { state, replaced } = await startRun(dir, { engine: options.engine, force: options.force === true });
       if (replaced === 'active') process.stdout.write('Replaced the active run (--force).\n');
@@ -342,6 +347,8 @@ export function registerRun(program: Command): void {
         process.stdout.write(`${JSON.stringify({ state: reading.state, problem: reading.problem, killSwitch, lock: { ...lockJson, sandbox } }, null, 2)}\n`);
       } else process.stdout.write(`${renderStatus(reading, killSwitch)}\n${renderLock(lock, sandbox)}\n`);
       if (!sandbox.available) process.stderr.write(`${sandboxWarning(sandbox)}\n`);
+      const excluded = excludedWarning(excludedCommands(join(dir, '..'), homedir()));
+      if (excluded) process.stderr.write(`${excluded}\n`);
     });
 
   run

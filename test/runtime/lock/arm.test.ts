@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { armLock, grantLift, readLockRecord, releaseLock, SANDBOX_PLACEHOLDERS } from '../../../runtime/lock/index.js';
 import { remoteTarget } from '../../../runtime/lock/arm.js';
+import { excludedCommands, excludedWarning } from '../../../runtime/lock/sandbox.js';
 import { tempDir } from '../../support/temp.js';
 
 // The OS lock's settings: what arming adds to .claude/settings.local.json, .git/info/exclude
@@ -76,7 +77,9 @@ describe('arming the lock', () => {
     expect(settings.model).toBe('x');
     expect(settings.permissions.allow).toEqual(['Bash(npm test)']);
     expect(settings.permissions.deny[0]).toBe('Bash(curl *)');
-    expect(settings.sandbox.network).toEqual({ allowedDomains: ['registry.npmjs.org'] });
+    // Their sandbox was off: the lock keeps the freedoms they had (any host, any path) minus what it protects.
+    expect(settings.sandbox.network).toEqual({ allowedDomains: ['registry.npmjs.org', '*'] });
+    expect(settings.sandbox.filesystem.allowWrite).toEqual([p.root, '/']);
     expect(settings.sandbox.filesystem.denyWrite[0]).toBe('/secret');
     expect(settings.sandbox.failIfUnavailable).toBe(true);
     expect(armLock(p.leopold, { now: new Date('2027-01-01T00:00:00Z'), requireSandbox: false }).changed).toBe(false);
@@ -98,6 +101,21 @@ describe('arming the lock', () => {
     const denyWrite: string[] = json(p.settings).sandbox.filesystem.denyWrite;
     expect(denyWrite.some((path) => path.includes('/.git/'))).toBe(false);
     expect(denyWrite).toContain(join(p.root, '.leopold', 'GUARDRAILS.md'));
+  });
+});
+
+describe('a sandbox the user configured', () => {
+  it('is never widened: no extra path or host, only the denials and the project root', () => {
+    const p = project();
+    mkdirSync(join(p.root, '.claude'));
+    const before = `${JSON.stringify({ sandbox: { enabled: true, network: { allowedDomains: ['registry.npmjs.org'] } } }, null, 2)}\n`;
+    writeFileSync(p.settings, before);
+    armLock(p.leopold, { now, requireSandbox: false });
+    const sandbox = json(p.settings).sandbox;
+    expect(sandbox.network.allowedDomains).toEqual(['registry.npmjs.org']);
+    expect(sandbox.filesystem.allowWrite).toEqual([p.root]);
+    releaseLock(p.leopold);
+    expect(readFileSync(p.settings, 'utf8')).toBe(before);
   });
 });
 
@@ -184,12 +202,26 @@ describe('the remotes', () => {
     expect(sandbox.filesystem.denyWrite).toContain(join(p.root, '..', 'mirror.git'));
     expect(readFileSync(join(p.leopold, 'lock.json'), 'utf8')).not.toContain(p.root);
     grantLift(p.leopold, 'push', now);
-    expect(json(p.settings).sandbox.network).toBeUndefined();
+    expect(json(p.settings).sandbox.network.deniedDomains).toBeUndefined();
     expect(json(p.settings).sandbox.filesystem.denyWrite).not.toContain(join(p.root, '..', 'mirror.git'));
     rmSync(join(p.leopold, 'ALLOW_PUSH'));
     armLock(p.leopold, { now, requireSandbox: false });
     expect(json(p.settings).sandbox.network.deniedDomains).toEqual(['github.com', 'gitlab.example']);
     releaseLock(p.leopold);
     expect(existsSync(p.settings)).toBe(false);
+  });
+});
+
+describe('commands the user runs outside the sandbox', () => {
+  it('are found in every settings file and named in the warning', () => {
+    const p = project();
+    const home = tempDir('leopold-lock-home-');
+    made.push(home);
+    mkdirSync(join(p.root, '.claude'), { recursive: true });
+    writeFileSync(join(p.root, '.claude', 'settings.json'), JSON.stringify({ sandbox: { excludedCommands: ['git', 'docker'] } }));
+    expect(excludedCommands(p.root, home)).toEqual([{ file: join(p.root, '.claude', 'settings.json'), commands: ['git', 'docker'] }]);
+    expect(excludedWarning(excludedCommands(p.root, home))).toMatch(/^warning\[sandbox-excluded\]: .*settings\.json: git, docker/);
+    rmSync(join(p.root, '.claude', 'settings.json'));
+    expect(excludedWarning(excludedCommands(p.root, home))).toBeNull();
   });
 });
