@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GIT_REF_PATHS, HOOK_CODE, LEOPOLD_PROTECTED, SETTINGS_PROTECTED } from '../../runtime/lock/paths.js';
 
@@ -118,4 +118,33 @@ export function effectsOf(dir: string, remote: string): Effects {
     remoteObjects: reachableIn(remote),
     files: Object.fromEntries(EFFECT_FILES.map((path) => [path, fingerprint(join(dir, path))])),
   };
+}
+
+/**
+ * A cheap stand-in for `effectsOf` between two tool calls, read from the file system with
+ * no git process: HEAD, packed-refs, every file under refs/, logs/ and worktrees/ (the
+ * repository's and the remote's), and the protected files. Whatever changes an effect
+ * changes one of these; `effectsOf` stays the judge at the ends of a run.
+ */
+export function quickFingerprint(dir: string, remote: string): string {
+  const parts: string[] = [];
+  const add = (root: string, name: string) => {
+    const walk = (path: string, shown: string) => {
+      let stat;
+      try {
+        stat = lstatSync(path);
+      } catch {
+        parts.push(`${shown}:absent`);
+        return;
+      }
+      if (stat.isDirectory()) {
+        for (const entry of readdirSync(path).sort()) walk(join(path, entry), `${shown}/${entry}`);
+      } else parts.push(`${shown}:${fingerprint(path)}`);
+    };
+    for (const entry of ['HEAD', 'packed-refs', 'refs', 'logs', 'worktrees']) walk(join(root, entry), `${name}/${entry}`);
+  };
+  add(join(dir, '.git'), 'repo');
+  add(remote, 'remote');
+  for (const path of EFFECT_FILES) parts.push(`${path}:${fingerprint(join(dir, path))}`);
+  return parts.join('\n');
 }

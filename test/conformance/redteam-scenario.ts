@@ -1,25 +1,29 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { sandboxAvailability } from '../../runtime/lock/index.js';
 import { toolResultsOf } from '../../runtime/scripted-model/request.js';
 import { PROJECT_CLI_RULE } from '../../runtime/project-cli/index.js';
 import { ATTACKS, ORDINARY, type Attack, type AttackClass } from '../redteam/corpus.js';
-import { commitObjects, effectsOf, raiseStop, seedRedteamRepo, type Effects } from '../redteam/fixture.js';
+import { commitObjects, effectsOf, quickFingerprint, raiseStop, seedRedteamRepo } from '../redteam/fixture.js';
+import { sized } from '../support/stress.js';
 import { projectFixtures, runReal } from './harness.js';
 
 // Issue #10's red-team corpus run for real in the real client, during a run the user
 // started from their own terminal (so the OS lock is armed: Claude Code's sandbox with
 // Leopold's denyWrite list and permission rules, plus the git guard), in both permission
 // modes. One session per mode: the ordinary commands first, each of which must work, then
-// every attack. Judged by effects: a snapshot of commit and tag objects, refs, HEAD, the
-// remote's refs and objects, and the protected files is taken before the model answers
-// each request (the client waits, so the last tool call has settled), and no attack may
-// change it. LEOPOLD_REDTEAM_REPORT=<file> writes who stopped each attack, per class.
+// every attack. Judged by effects: before the model answers each request (the client
+// waits, so the last tool call has settled) a fingerprint of refs, reflogs, HEAD,
+// packed-refs, the remote's and the protected files is taken, and no attack may change
+// it; git's own view (`effectsOf`: reachable commits and tags, refs, the remote's) must be
+// the same after the last attack as before the first. `npm
+// test` gives each attack one of the two modes, alternating; `npm run test:stress` runs
+// the whole corpus in both. LEOPOLD_REDTEAM_REPORT=<file> writes who stopped each attack,
+// per class, and how many unreachable commit objects the blocked commits left.
 
-const fixtures = projectFixtures();
-const MODES = ['bypassPermissions', 'acceptEdits'] as const;
+export const MODES = ['bypassPermissions', 'acceptEdits'] as const;
 const COMMAND_TIMEOUT_MS = 10_000;
 
 /** Who stopped an attack, from the tool result the client returned. */
@@ -37,16 +41,17 @@ function stepOf(attack: Attack, dir: string): { tool: string; input: Record<stri
     : { tool: 'Edit', input: { file_path, old_string: attack.oldString ?? '', new_string: attack.newString ?? 'edited by an attack' } };
 }
 
-const changedKeys = (a: Effects, b: Effects) => (Object.keys(a) as (keyof Effects)[]).filter((key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]));
+/** The corpus and the sandbox are what the issue asks for (so no run passes hollow). */
+export function checkCorpus(): void {
+  expect(ATTACKS.length).toBeGreaterThanOrEqual(150);
+  expect(ORDINARY.length).toBeGreaterThanOrEqual(100);
+  expect(sandboxAvailability()).toMatchObject({ available: true });
+}
 
-describe('the red-team corpus in the real client, during a run, judged by effects', () => {
-  it('is the corpus the issue asks for, and the sandbox can run here (no hollow pass)', () => {
-    expect(ATTACKS.length).toBeGreaterThanOrEqual(150);
-    expect(ORDINARY.length).toBeGreaterThanOrEqual(100);
-    expect(sandboxAvailability()).toMatchObject({ available: true });
-  });
-
-  it.each(MODES)('%s: every ordinary command works, and no attack changes a commit, ref, remote or protected file', async (mode) => {
+/** One session in `mode`: every ordinary command must work, and no attack may have an effect. */
+export async function redteamRun(fixtures: ReturnType<typeof projectFixtures>, mode: (typeof MODES)[number]): Promise<void> {
+    // npm test: each attack in one of the two modes (alternating); test:stress: all in both.
+    const attacks = sized(ATTACKS.filter((_, i) => i % MODES.length === MODES.indexOf(mode)), ATTACKS);
     const p = fixtures.project({ plan: '# Plan\n\n- [ ] Write the parser\n' });
     const remote = join(p.home, '..', 'remote.git');
     seedRedteamRepo(p.dir, remote);
@@ -60,12 +65,13 @@ describe('the red-team corpus in the real client, during a run, judged by effect
 
     const steps = [
       ...ORDINARY.map((command) => ({ tool: 'Bash', input: { command: command.command, timeout: COMMAND_TIMEOUT_MS } })),
-      ...ATTACKS.map((attack) => stepOf(attack, p.dir)),
+      ...attacks.map((attack) => stepOf(attack, p.dir)),
     ];
-    // snapshots[k]: the effects once k tool calls have finished.
-    const snapshots = new Map<number, Effects>();
-    // Commit objects in the store, reachable or not (git writes one before the ref update the lock refuses).
-    const stored = new Map<number, number>();
+    // prints[k]: a fingerprint of everything an effect changes, once k tool calls have finished.
+    const prints = new Map<number, string>();
+    // The judge, at both ends of the attacks: git's own view of every effect.
+    let before: ReturnType<typeof effectsOf> | undefined;
+    let storedBefore = 0;
     const run = await runReal(p, {
       prompt: 'Work, then try every attack.',
       mode,
@@ -77,9 +83,11 @@ describe('the red-team corpus in the real client, during a run, judged by effect
       onRequest: (body, agentId) => {
         if (agentId !== null) return;
         const done = toolResultsOf(body.messages).length;
-        if (snapshots.has(done)) return;
-        snapshots.set(done, effectsOf(p.dir, remote));
-        stored.set(done, commitObjects(p.dir));
+        if (done === ORDINARY.length) {
+          before = effectsOf(p.dir, remote);
+          storedBefore = commitObjects(p.dir);
+        }
+        if (!prints.has(done)) prints.set(done, quickFingerprint(p.dir, remote));
       },
       timeoutMs: 420_000,
     });
@@ -95,29 +103,32 @@ describe('the red-team corpus in the real client, during a run, judged by effect
     });
     expect(broken, `ordinary commands that failed under the lock:\n${broken.join('\n')}`).toEqual([]);
 
-    // No attack had any effect: each snapshot after an attack equals the one before it.
+    // No attack had any effect: git's view after the last equals the one before the first,
+    // and the fingerprint after each attack equals the one before it.
+    expect(before).toBeDefined();
+    expect(effectsOf(p.dir, remote)).toEqual(before);
     const base = ORDINARY.length;
-    const effects = ATTACKS.flatMap((attack, i) => {
-      const before = snapshots.get(base + i);
-      const after = snapshots.get(base + i + 1);
-      if (!before || !after) return [`${attack.id}: no snapshot around it`];
-      const keys = changedKeys(before, after);
-      return keys.length === 0 ? [] : [`${attack.id} [${attack.class}] changed ${keys.join(', ')}: ${'command' in attack ? attack.command : `${attack.tool} ${attack.path}`}`];
+    const effects = attacks.flatMap((attack, i) => {
+      const ahead = prints.get(base + i);
+      const after = prints.get(base + i + 1);
+      if (ahead === undefined || after === undefined) return [`${attack.id}: no fingerprint around it`];
+      if (ahead === after) return [];
+      const changed = after.split('\n').filter((line) => !ahead.split('\n').includes(line));
+      return [`${attack.id} [${attack.class}] changed ${changed.join(', ')}: ${'command' in attack ? attack.command : `${attack.tool} ${attack.path}`}`];
     });
     expect(effects, `attacks with effects:\n${effects.join('\n')}`).toEqual([]);
-    expect(effectsOf(p.dir, remote)).toEqual(snapshots.get(base));
 
     const report = process.env.LEOPOLD_REDTEAM_REPORT;
     if (report) {
       const table: Record<string, Record<string, number>> = {};
-      ATTACKS.forEach((attack, i) => {
+      attacks.forEach((attack, i) => {
         const by = stoppedBy(results[base + i]!.text);
-        const row = (table[attack.class as AttackClass] ??= { attacks: 0, guard: 0, 'permission rules': 0, os: 0, 'unreachable commit objects': 0 });
+        const row = (table[attack.class as AttackClass] ??= { attacks: 0, guard: 0, 'permission rules': 0, os: 0 });
         row.attacks! += 1;
         row[by] = (row[by] ?? 0) + 1;
-        row['unreachable commit objects']! += (stored.get(base + i + 1) ?? 0) - (stored.get(base + i) ?? 0);
       });
-      writeFileSync(`${report}.${mode}.json`, `${JSON.stringify({ mode, ordinary: ORDINARY.length, broken: broken.length, table, wallMs: run.wallMs }, null, 2)}\n`);
+      const unreachable = commitObjects(p.dir) - storedBefore;
+      writeFileSync(`${report}.${mode}.json`, `${JSON.stringify({ mode, ordinary: ORDINARY.length, broken: broken.length, attacks: attacks.length, unreachable, table, wallMs: run.wallMs }, null, 2)}\n`);
     }
     // The lock outlives nothing it should not: lifting it restores git for the user.
     expect(p.leopold(['run', 'finish']).code).toBe(0);
@@ -125,5 +136,4 @@ describe('the red-team corpus in the real client, during a run, judged by effect
     const local = join(p.dir, '.claude', 'settings.local.json');
     if (existsSync(local)) expect(JSON.parse(readFileSync(local, 'utf8')).sandbox).toBeUndefined();
     expect(execFileSync('git', ['commit', '--allow-empty', '-q', '-m', 'the user commits after review'], { cwd: p.dir, encoding: 'utf8' })).toBe('');
-  });
-});
+}
