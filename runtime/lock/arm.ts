@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { GIT_REF_PATHS, HOOK_CODE, LEOPOLD_PROTECTED, LOCK_RECORD, SETTINGS_PROTECTED } from './paths.js';
@@ -383,7 +383,15 @@ export function releaseLock(leopoldDir: string): LockRecord | null {
   const layout = layoutOf(leopoldDir);
   const settings = readSettings(layout.settingsFile);
   const next = withoutLock(settings, layout.root, record);
-  if (Object.keys(next).length === 0 && existsSync(layout.settingsFile) && Object.keys(settings).length > 0) rmSync(layout.settingsFile);
+  if (Object.keys(next).length === 0 && existsSync(layout.settingsFile) && Object.keys(settings).length > 0) {
+    rmSync(layout.settingsFile);
+    // A .claude/ arming made for it goes too (left empty, it was not the user's).
+    try {
+      rmdirSync(dirname(layout.settingsFile));
+    } catch {
+      // not empty: the user's
+    }
+  }
   else if (JSON.stringify(next) !== JSON.stringify(settings)) writeFileAtomic(layout.settingsFile, `${JSON.stringify(next, null, 2)}\n`);
   removeExcludes(layout);
   if (record.created_packed_refs && layout.gitDir) {

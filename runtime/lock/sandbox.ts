@@ -33,6 +33,11 @@ export function sandboxAvailability(env: NodeJS.ProcessEnv = process.env, platfo
 }
 
 /** The named warning init, `run start` and `run status` print when the sandbox cannot hold the lock. */
+/** Why `run start --require-sandbox` refused. */
+export function sandboxRequiredError(availability: Extract<SandboxAvailability, { available: false }>): string {
+  return `--require-sandbox: Claude Code's sandbox cannot run here (${availability.why}); ${availability.fix}. No run was started.`;
+}
+
 export function sandboxWarning(availability: Extract<SandboxAvailability, { available: false }>): string {
   return (
     `warning[sandbox-unavailable]: Claude Code's sandbox cannot run here: ${availability.why}. ` +

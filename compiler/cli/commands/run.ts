@@ -15,6 +15,7 @@ import {
   readLockRecord,
   releaseLock,
   sandboxAvailability,
+  sandboxRequiredError,
   sandboxWarning,
   type Grant,
   type LockRecord,
@@ -269,7 +270,7 @@ export function registerRun(program: Command): void {
       const dir = briefDir(process.cwd());
       const sandbox = sandboxAvailability();
       if (!sandbox.available) {
-        if (options.requireSandbox) throw new LeopoldError(`--require-sandbox: ${sandboxWarning(sandbox).replace(/^warning\[sandbox-unavailable\]: /, '')}`);
+        if (options.requireSandbox) throw new LeopoldError(sandboxRequiredError(sandbox));
         process.stderr.write(`${sandboxWarning(sandbox)}\n`);
       }
       const excluded = excludedWarning(excludedCommands(join(dir, '..'), homedir()));
