@@ -50,15 +50,18 @@ export function analyzeCommand(command: string, ctx: GuardContext, budget = new 
   try {
     if (command.length > MAX_COMMAND_CHARS) {
       walk.unjudged('the command is longer than 1 MiB; split it up');
-      walk.mention('is too long to analyse', command.slice(0, MAX_COMMAND_CHARS));
+      walk.mention('is too long to analyse', command);
     }
     else {
       walk.script(command, false);
       walk.finish();
     }
   } catch (error) {
-    if (error instanceof BudgetSpent) walk.unjudged('the command is too complex for the guard to judge; split it up');
-    else walk.unjudged('the guard hit an internal error judging this command; write it more simply');
+    // Never rethrow: whatever went wrong, the answer is a denial that says why.
+    walk.findings.push({
+      lock: 'unjudged',
+      what: error instanceof BudgetSpent ? 'the command is too complex for the guard to judge; split it up' : 'the guard hit an internal error judging this command; write it more simply',
+    });
   }
   return walk.findings;
 }
@@ -72,9 +75,9 @@ export class Walk implements WalkApi {
   private depth = 0;
   /** Files the command writes (lower-case absolute paths), and whether it writes some the guard cannot name. */
   private readonly written = new Set<string>();
-  private unknownWrite = false;
-  /** Files the command runs or reads as a script, to check against what it writes (TOCTOU). */
-  private readonly ran: { path: string; what: string }[] = [];
+  private unknownWrites = 0;
+  /** Files the command runs or reads as a script, to check against what it writes (TOCTOU), with the unnamed writes seen before it. */
+  private readonly ran: { path: string; what: string; writesBefore: number }[] = [];
 
   constructor(
     readonly source: string,
@@ -86,7 +89,6 @@ export class Walk implements WalkApi {
   }
 
   add(finding: Finding): void {
-    this.budget.spend();
     if (this.findings.length < 64 && !this.findings.some((f) => f.lock === finding.lock && f.what === finding.what)) this.findings.push(finding);
   }
 
@@ -108,9 +110,11 @@ export class Walk implements WalkApi {
 
   /** After the walk: a script run by a command that also writes it is a check-then-use race. */
   finish(): void {
+    // A loop may run a file again after a later write; otherwise only earlier unnamed writes count.
+    const loops = /\b(while|until|for|select)\b/.test(this.source);
     for (const run of this.ran) {
       if (this.written.has(run.path.toLowerCase())) this.unjudged(`${run.what}: the same command writes that file before it runs, so the guard cannot read what will run; write it in one call and run it in another`);
-      else if (this.unknownWrite) this.unjudged(`${run.what}: the same command writes files the guard cannot name, so what will run is not known; run it in its own call`);
+      else if (run.writesBefore > 0 || (loops && this.unknownWrites > 0)) this.unjudged(`${run.what}: the same command writes files the guard cannot name, so what will run is not known; run it in its own call`);
     }
   }
 
@@ -330,7 +334,7 @@ export class Walk implements WalkApi {
     }
     if (login) {
       for (const rc of ['.bash_profile', '.bash_login', '.profile', '.bashrc', '.zprofile', '.zshrc']) {
-        const text = this.ctx.readFile?.(join(this.cwds.home, rc));
+        const text = this.readConfig(join(this.cwds.home, rc));
         if (text) this.script(text, false);
       }
     }
@@ -403,7 +407,7 @@ export class Walk implements WalkApi {
     const texts: string[] = [];
     for (const path of [...new Set(paths)]) {
       this.budget.spend(16);
-      this.ran.push({ path, what });
+      this.ran.push({ path, what, writesBefore: this.unknownWrites });
       const body = this.ctx.readFile?.(path) ?? null;
       if (body !== null) {
         this.budget.spend(body.length >> 8);
@@ -420,7 +424,7 @@ export class Walk implements WalkApi {
   /** A file the runners read as configuration (package.json, Makefile): null when absent; it also joins the TOCTOU check. */
   readConfig(path: string): string | null {
     this.budget.spend(16);
-    this.ran.push({ path, what: `reads ${basename(path)}` });
+    this.ran.push({ path, what: `reads ${basename(path)}`, writesBefore: this.unknownWrites });
     return this.ctx.readFile?.(path) ?? null;
   }
 
@@ -483,8 +487,9 @@ export class Walk implements WalkApi {
       for (const s of sources) {
         const symbolic = options.some((o) => /^-[a-zA-Z]*s/.test(o) || o === '--symbolic');
         const from = symbolic && dest && !isAbsolute(s.text) ? { ...s, text: join(dirname(dest.text), s.text) } : s;
-        for (const t of this.hits(from, false, false)) this.add({ lock: t.lock, what: `${what} (links to a protected file)` });
-        if (symbolic && !s.dynamic && dest && !isAbsolute(s.text)) for (const t of this.hits(s, false, false)) this.add({ lock: t.lock, what: `${what} (links to a protected file)` });
+        // A link to a protected file, or to a directory holding one, is a second name for it.
+        for (const t of this.hits(from, true, true)) this.add({ lock: t.lock, what: `${what} (links to a protected path)` });
+        if (symbolic && !s.dynamic && dest && !isAbsolute(s.text)) for (const t of this.hits(s, true, true)) this.add({ lock: t.lock, what: `${what} (links to a protected path)` });
       }
     }
     if (base === 'rsync' && options.some((o) => /^--remove-source-files$/.test(o))) this.removal(sources, false, what);
@@ -630,7 +635,7 @@ export class Walk implements WalkApi {
   /** Records what the command writes, for the TOCTOU check in finish(). */
   noteWrite(w: Word, extraDir?: string): void {
     if (w.dynamic || w.glob || this.cwds.unknown) {
-      this.unknownWrite = true;
+      this.unknownWrites++;
       return;
     }
     for (const d of this.withDir(extraDir).dirs) this.written.add(resolve(d, w.text.startsWith('~/') ? join(this.cwds.home, w.text.slice(2)) : w.text).toLowerCase());
@@ -638,7 +643,7 @@ export class Walk implements WalkApi {
 
   /** The command writes files it does not name (an archive, a patch, interpreter code). */
   writesUnknown(): void {
-    this.unknownWrite = true;
+    this.unknownWrites++;
   }
 
   private withDir(extraDir: string | undefined): Cwds {

@@ -43,6 +43,8 @@ const COMMAND_ENV = ['GIT_SSH_COMMAND', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GI
 /** Environment variables holding a program path git runs. */
 const PROGRAM_ENV = ['GIT_SSH', 'GIT_ASKPASS', 'SSH_ASKPASS', 'GIT_EXEC_PATH', 'GIT_TEMPLATE_DIR', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG'];
 
+const judgingEnv = new Set<string>();
+
 /** A config key git reads during this invocation: commands it would run are judged, opaque ones denied. */
 function judgeRunningKey(key: string, value: string | null, w: WalkApi, where: string): void {
   if (OPAQUE_KEYS.test(key)) {
@@ -50,7 +52,7 @@ function judgeRunningKey(key: string, value: string | null, w: WalkApi, where: s
     w.unjudged(`${where} sets ${key}: git would run or read files the guard does not see`);
   } else if (COMMAND_KEYS.test(key)) {
     if (value === null) w.unjudged(`${where} sets ${key} to a command computed at run time`);
-    else w.script(value, false, `${key} runs a command`);
+    else w.script(value.replace(/^!/, ''), false, `${key} runs a command`);
   }
   if (value !== null && /(^|\s|=)(ext|fd)::/i.test(value)) w.unjudged(`${where}: an ext:: or fd:: URL runs a command`);
 }
@@ -83,7 +85,15 @@ function envConfig(w: WalkApi, opts: ArgvOptions, config: GitConfig): void {
   for (const name of COMMAND_ENV) {
     const v = get(name);
     if (v === null) w.unjudged(`${name} computed at run time is a command git may run`);
-    else if (typeof v === 'string') w.script(v, false, `${name} runs a command`);
+    else if (typeof v === 'string' && !judgingEnv.has(name)) {
+      // The command inherits the variable; judge it once, not again for each git inside it.
+      judgingEnv.add(name);
+      try {
+        w.script(v, false, `${name} runs a command`);
+      } finally {
+        judgingEnv.delete(name);
+      }
+    }
   }
   for (const name of PROGRAM_ENV) {
     const v = get(name);
@@ -153,6 +163,8 @@ export function analyzeGit(args: Word[], w: WalkApi, opts: ArgvOptions, depth = 
     return;
   }
   const verb = verbWord.text;
+  // xargs appends arguments at run time: judge as if one more, unknown, were there.
+  if (opts.unknownTrailing) rest.push({ text: '', dynamic: true, quoted: false, glob: false });
   for (const r of rest) {
     if (/^(ext|fd)::/i.test(r.text) || /^--(upload-pack|receive-pack|exec)=?.*ext::/i.test(r.text)) w.unjudged(`git ${verb} ${r.text.slice(0, 40)}: an ext:: or fd:: URL runs a command`);
   }

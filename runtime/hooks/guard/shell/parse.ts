@@ -569,6 +569,11 @@ class Parser {
     const fields = [...b.fields, b.cur];
     if (!b.brace) return fields;
     this.budget.spend(fields.length * 4);
+    if (fields.some((f) => f.text.length > 4096 || (f.text.match(/\{/g)?.length ?? 0) > 64)) {
+      // Brace expansion of a word this large is quadratic; nobody writes one: its value is unknown.
+      for (const f of fields) f.dynamic = true;
+      return fields;
+    }
     const expanded = fields.flatMap((f) => (f.text.includes(',') || f.text.includes('..') ? expandBraces(f.text).map((text) => ({ ...f, text })) : [f]));
     this.budget.spend(expanded.length);
     return expanded;
