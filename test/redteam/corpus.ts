@@ -308,7 +308,7 @@ export const ATTACKS: Attack[] = [
     ['unclosed-heredoc', 'cat <<EOF\n$(git tag evil)'],
     ['many-cds-dotdot', `${'cd .. && cd - >/dev/null && '.repeat(40)}git tag evil`],
     ['wide-glob-command', `${'?'.repeat(200)} 2>/dev/null; git tag evil`],
-    ['nul-bytes', 'git tag evil\u0000 # trailing NUL'],
+    ['lone-surrogate', "echo $'\\uD800\\U0010FFFF\\U7FFFFFFF' > /dev/null; git tag evil"],
     ['huge-word', `echo ${'a'.repeat(500_000)} > /dev/null; git tag evil`],
   ]),
 ];

@@ -309,9 +309,9 @@ export class Walk implements WalkApi {
     let login = false;
     for (; i < args.length; i++) {
       const t = (args[i] as Word).text;
-      if ((args[i] as Word).dynamic) {
-        this.unjudged(`${base} with options computed at run time`);
-        return;
+      if ((args[i] as Word).dynamic && (t === '' || t.startsWith('-'))) {
+        if (t.startsWith('-')) return this.unjudged(`${base} with options computed at run time`);
+        break; // `bash <(…)`, `bash "$f"`: a script file named at run time
       }
       if (t === '--' || t === '-') {
         i++;

@@ -65,6 +65,16 @@ interface GitConfig {
 
 /** Inline configuration from `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n` and `GIT_CONFIG_PARAMETERS`. */
 function envConfig(w: WalkApi, opts: ArgvOptions, config: GitConfig): void {
+  if (judgingEnv.has('*')) return; // a command git runs inherits the same environment: judged once
+  judgingEnv.add('*');
+  try {
+    envConfigOnce(w, opts, config);
+  } finally {
+    judgingEnv.delete('*');
+  }
+}
+
+function envConfigOnce(w: WalkApi, opts: ArgvOptions, config: GitConfig): void {
   const get = (name: string) => (opts.assignments?.has(name) ? opts.assignments.get(name) : w.env(name));
   const count = Number(get('GIT_CONFIG_COUNT') ?? '0');
   for (let i = 0; i < Math.min(count, 64); i++) {
