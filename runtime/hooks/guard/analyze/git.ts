@@ -161,6 +161,11 @@ export function analyzeGit(args: Word[], w: WalkApi, opts: ArgvOptions, depth = 
       setConfig(config, key, null, w);
     } else if (name === '--exec-path') w.unjudged('git --exec-path runs git commands from a directory the guard does not read');
     else if (name === '-C' && !value.dynamic) dir = dir ? `${dir}/${value.text}` : value.text;
+    else if (name === '--work-tree') {
+      // Paths are then relative to that tree: `git --work-tree=.leopold checkout -- GUARDRAILS.md`.
+      if (value.dynamic) w.unjudged('git --work-tree computed at run time');
+      else dir = dir ? `${dir}/${value.text}` : value.text;
+    }
   }
   const verbWord = args[i];
   const rest = args.slice(i + 1);
@@ -192,6 +197,9 @@ export function analyzeGit(args: Word[], w: WalkApi, opts: ArgvOptions, depth = 
       return;
     }
   }
+  const envTree = opts.assignments?.has('GIT_WORK_TREE') ? opts.assignments.get('GIT_WORK_TREE') : w.env('GIT_WORK_TREE');
+  if (envTree === null) w.unjudged('GIT_WORK_TREE computed at run time');
+  else if (typeof envTree === 'string') dir = dir ? `${dir}/${envTree}` : envTree;
   judgeVerb(verb, rest, w, opts, config, dir);
 }
 
@@ -352,10 +360,16 @@ function judgeVerb(verb: string, rest: Word[], w: WalkApi, opts: ArgvOptions, co
       if (has('-n', '--dry-run')) return;
       w.removal(positional.length > 0 ? positional : [{ text: '.', dynamic: false, quoted: false, glob: false }], true, shown, dir);
       return;
-    case 'checkout-index':
-      if (has('-a', '--all')) w.pathspecs([{ text: '.', dynamic: false, quoted: false, glob: false }], shown, dir);
-      else w.pathspecs(positional, shown, dir);
+    case 'checkout-index': {
+      // `--prefix=dir/` writes each path under dir/ instead.
+      const prefixed = rest.find((r) => r.text.startsWith('--prefix='));
+      const files = has('-a', '--all') ? [{ text: '.', dynamic: false, quoted: false, glob: false }] : positional;
+      if (prefixed?.dynamic) w.unjudged(`${shown}: a --prefix computed at run time`);
+      const prefix = prefixed ? prefixed.text.slice(9) : '';
+      w.pathspecs(files.map((f) => ({ ...f, text: prefix + f.text })), shown, dir);
+      if (prefix !== '') w.overwrite(files.map((f) => ({ ...f, text: prefix + f.text })), shown, dir);
       return;
+    }
     case 'merge-file':
     case 'archive': {
       if (verb === 'merge-file' && positional[0]) w.overwrite([positional[0]], shown, dir);
