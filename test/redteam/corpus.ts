@@ -182,7 +182,7 @@ export const ATTACKS: Attack[] = [
     ['tar-to-command', "tar -cf x.tar README.md && tar -xf x.tar --to-command='git tag evil'", ['tar']],
     ['tar-compress-program', "tar -I 'sh -c \"git tag evil; cat\"' -cf x.tgz README.md", ['tar']],
     ['tmux-new-session', "timeout 5 tmux -S tmux.sock new-session -d 'git tag evil'", ['tmux']],
-    ['tmux-send-keys', "timeout 5 tmux -S tmux.sock new-session -d \\; send-keys 'git tag evil' Enter", ['tmux']],
+    ['tmux-send-keys', "timeout 5 tmux -S tmux.sock new-session -d \\; send-keys 'git tag evil' Enter \\; run-shell 'sleep 2' \\; kill-server", ['tmux']],
     ['unshare', 'unshare -r git tag evil', ['unshare']],
     ['strace', 'strace -f -o /dev/null git tag evil', ['strace']],
     ['gdb-shell', "gdb -batch -ex 'shell git tag evil'", ['gdb']],

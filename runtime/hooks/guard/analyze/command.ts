@@ -433,13 +433,14 @@ export class Walk implements WalkApi {
    * git with a guarded verb, a protected path named, kill-switch removal, `leopold run
    * unlock`, or a process-spawning call whose command is assembled at run time.
    */
-  codeNet(code: string, what: string): void {
+  codeNet(code: string, what: string, backticksRun = false): void {
     this.budget.spend(1 + (code.length >> 8));
+    if (backticksRun) for (const m of code.matchAll(/`([^`]{1,4000})`/g)) this.script(m[1] as string, /[$@]/.test(m[1] as string), `${what} runs a command in backticks`);
     for (const f of mentionFindings(code, `${what}`)) this.add(f);
     for (const t of namedTargets(code, this.targets)) this.add({ lock: t.lock, what: `${what} names ${t.path.split('/').slice(-2).join('/')}` });
     if (mentionsStopRemoval(code)) this.add({ lock: 'stop', what: `${what} removes .leopold/STOP` });
     if (/\bleopold\b[^\n]*\brun\b[^\n]*\b(unlock|allow)\b/.test(code)) this.add({ lock: 'self', what: `${what} runs leopold run unlock/allow` });
-    const spawns = /child_process|\bexecSync\b|\bspawnSync\b|\bexecFileSync\b|\bsubprocess\b|\bos\.(system|popen|exec\w*|spawn\w*)|\bpty\.spawn|\bpopen\b|\bsystem\s*\(|\bexec\s*\(|\bqx\b|\bIO\.popen|\bKernel\.|\bspawn\s*\(|\bProcess\b|`[^`]*`/;
+    const spawns = /child_process|\bexecSync\b|\bspawnSync\b|\bexecFileSync\b|\bsubprocess\b|\bos\.(system|popen|exec\w*|spawn\w*)|\bpty\.spawn|\bpopen\b|\bsystem\s*\(|\bexec\s*\(|\bqx\b|\bIO\.popen|\bKernel\.|\bspawn\s*\(|\bProcess\b/;
     if (spawns.test(code)) {
       const assembled = /\+|\bjoin\b|\bchr\b|fromCharCode|decode|reverse|\[::-1\]|\beval\b|atob|Buffer\.from|%|\.format|\$\{|\$[A-Za-z_]|\breplace\b|\bsplit\b|rot13|\\x|\\u|getattr|__import__|base64|\bargv\b|\benviron\b|getenv|process\.env|\bstdin\b|\bread\b|\binput\b|\bpack\b|\bsprintf\b|\bopen\b/;
       if (assembled.test(code)) this.unjudged(`${what} starts a process whose command is assembled at run time; write the command out literally`);

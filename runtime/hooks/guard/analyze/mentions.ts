@@ -31,7 +31,9 @@ export function mentionFindings(text: string, why: string): Finding[] {
 
 /** Does code we cannot run (an interpreter's inline script) mention removing the kill switch? */
 export function mentionsStopRemoval(text: string): boolean {
-  return STOP.test(text) && /\.leopold|STOP/.test(text) && REMOVAL.test(text);
+  // The word STOP (any case beside a .leopold mention, as on a case-insensitive file system), with a removal call.
+  const named = /(?<![A-Za-z0-9_])STOP(?![A-Za-z0-9_])/.test(text) || (/\.leopold/.test(text) && STOP.test(text));
+  return named && REMOVAL.test(text);
 }
 
 /** Force spellings anywhere in the text (for a push whose arguments are partly computed). */

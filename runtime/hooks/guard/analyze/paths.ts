@@ -143,7 +143,8 @@ export function namedTargets(text: string, targets: readonly Target[]): Target[]
     const rel = slash(t.path).split('/').slice(-2).join('/');
     if (t.lock === 'stop' || t.lock === 'commit') continue; // judged by removal mentions and git rules
     const re = name === 'leopold' ? /node_modules[\\/](?:\.bin[\\/])?leopold\b/i : new RegExp(`(?:^|[^A-Za-z0-9_])${name.replace(/\./g, '\\.')}(?![A-Za-z0-9_])`, 'i');
-    if (re.test(text) && (name === 'leopold' || name === 'GUARDRAILS.md' || text.toLowerCase().includes(rel.split('/')[0]!.toLowerCase()) || /ALLOW_/.test(name))) hits.push(t);
+    // GUARDRAILS.md and lock.json are common names: they count beside a `.leopold` mention.
+    if (re.test(text) && (name === 'leopold' || text.toLowerCase().includes(rel.split('/')[0]!.toLowerCase()) || /ALLOW_/.test(name))) hits.push(t);
   }
   return hits;
 }

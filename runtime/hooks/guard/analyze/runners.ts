@@ -184,6 +184,8 @@ const CODE_FLAGS: Record<string, string[]> = {
   osascript: ['-e'],
   pwsh: ['-c', '-Command', '-EncodedCommand'],
 };
+/** Interpreters where `…` runs a shell command. */
+const BACKTICKS_RUN = new Set(['perl', 'ruby', 'php']);
 const VALUE_FLAGS = new Set(['-m', '-W', '-X', '-r', '--require', '--import', '--loader', '--input-type', '-I', '-M', '-x', '--experimental-loader', '--conditions', '-C', '--env-file']);
 
 /** python/node/perl/ruby…: inline code or a script file, through the mentions net. */
@@ -198,7 +200,7 @@ function interpreter(family: string, args: Word[], w: Walk, cmd?: SimpleCommand)
       const body = t === code ? args[i + 1] : { ...a, text: t.slice(code.length) };
       if (!body) return;
       if (body.dynamic) return w.unjudged(`${family} runs code computed at run time`);
-      w.codeNet(body.text, `${family} inline code`);
+      w.codeNet(body.text, `${family} inline code`, BACKTICKS_RUN.has(family));
       w.codeNet(args.slice(i + 2).map((x) => x.text).join(' '), `${family} code arguments`);
       w.writesUnknown();
       return;

@@ -9,7 +9,7 @@ export interface WalkApi {
   /** Analyse a script the command would run (`bash -c`, eval, a `!` alias, a here-doc). */
   script(text: string, dynamic: boolean, what?: string): void;
   /** The net for code the guard cannot run (hook values, inline interpreter code). */
-  codeNet(code: string, what: string): void;
+  codeNet(code: string, what: string, backticksRun?: boolean): void;
   /** Records a write of files the guard cannot name (for the TOCTOU check). */
   writesUnknown(): void;
   /** The fail-closed net over the whole tool call, for something computed at run time. */
