@@ -6,7 +6,7 @@ import { ShellParseError, type SimpleCommand, type Word } from '../shell/types.j
 import { analyzeGit } from './git.js';
 import { globMatch } from './glob.js';
 import { mentionFindings, mentionsStopRemoval } from './mentions.js';
-import { MAX_CWDS, nameMatches, namedTargets, operandHits, protectedTargets, type Cwds, type Target } from './paths.js';
+import { dirReceives, MAX_CWDS, nameMatches, namedTargets, operandHits, protectedTargets, type Cwds, type Target } from './paths.js';
 import { runRunner, RUNNERS } from './runners.js';
 import type { ArgvOptions, WalkApi } from './walk-api.js';
 import { unwrap, WRAPPERS } from './wrappers.js';
@@ -502,12 +502,11 @@ export class Walk implements WalkApi {
     this.overwrite([dest], what);
     if (!mayBeDir || dest.dynamic) return;
     for (const s of sources) {
-      const name = s.dynamic || s.glob ? '' : basename(s.text);
+      // `src/.`, `src/` (rsync) and globs copy contents the guard cannot name.
+      const name = s.dynamic || s.glob || /(^|\/)\.?\/?$/.test(s.text) || s.text.endsWith('/') ? '' : basename(s.text);
       if (name === '') {
         // An unknown name placed in a protected directory (`cp "$x" .leopold/`).
-        const probe = { ...dest, text: `${dest.text.replace(/\/+$/, '')}/ALLOW_GIT` };
-        const hit = this.hits(probe, false, false).length > 0 || this.hits({ ...dest, text: `${dest.text.replace(/\/+$/, '')}/x` }, false, false).length > 0;
-        if (hit) this.add({ lock: 'self', what: `${what} (an unknown file into a protected directory)` });
+        for (const t of this.receives(dest)) this.add({ lock: t.lock, what: `${what} (files it cannot name, into a protected directory)` });
         continue;
       }
       this.overwrite([{ ...dest, text: `${dest.text.replace(/\/+$/, '')}/${name}` }], what);
@@ -598,6 +597,19 @@ export class Walk implements WalkApi {
   private hits(word: Word, removal: boolean, recursive: boolean, extraDir?: string): Target[] {
     this.budget.spend();
     return operandHits(word, this.targets, removal, recursive, this.withDir(extraDir), this.ctx.realpath);
+  }
+
+  /** The targets a file of unknown name lands on when placed in directory `dir`. */
+  receives(dir: Word): Target[] {
+    if (dir.dynamic) return this.hits(dir, false, false);
+    if (this.cwds.unknown && !isAbsolute(dir.text)) return this.targets.filter((t) => t.on === 'any' && basename(dirname(t.path)).toLowerCase() === basename(dir.text).toLowerCase());
+    const paths = isAbsolute(dir.text) ? [dir.text] : this.cwds.dirs.map((d) => resolve(d, dir.text));
+    return this.targets.filter((t) => paths.some((p) => dirReceives(p, t) || (this.ctx.realpath !== undefined && dirReceives(this.ctx.realpath(p), t))));
+  }
+
+  /** Does directory `dir` hold a protected target at any depth (where an archive may write)? */
+  holds(dir: Word): boolean {
+    return this.hits(dir, true, true).some((t) => t.on === 'any');
   }
 
   removal(words: Word[], recursive: boolean, what: string, extraDir?: string): void {

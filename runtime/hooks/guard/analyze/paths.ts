@@ -69,6 +69,12 @@ export function pathHits(path: string, t: Target, removal: boolean, recursive: b
   return removal && recursive && within(t.path, path);
 }
 
+/** Is `dir` (absolute) the directory a target sits in, or inside a protected tree? (Where an unnamed file would land.) */
+export function dirReceives(dir: string, t: Target): boolean {
+  if (t.on === 'remove') return false;
+  return lower(dirname(t.path)) === lower(dir) || (t.tree && (lower(t.path) === lower(dir) || within(dir, t.path)));
+}
+
 /** A glob operand (absolute pattern) against a target: the target, its contents, or (recursive) an ancestor. */
 function globHits(pattern: string, t: Target, removal: boolean, recursive: boolean): boolean {
   if (t.on === 'remove' && !removal) return false;

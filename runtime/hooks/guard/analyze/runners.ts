@@ -509,6 +509,8 @@ function screen(args: Word[], w: Walk): void {
 /** tar: --to-command, --checkpoint-action=exec, -I/--use-compress-program, --rsh-command, --info-script; extraction. */
 function tar(args: Word[], w: Walk): void {
   let extract = false;
+  let archive: Word | undefined;
+  let into: Word | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as Word;
     const t = a.text;
@@ -522,9 +524,42 @@ function tar(args: Word[], w: Walk): void {
     if (cp) w.script(cp[1] as string, a.dynamic, 'tar --checkpoint-action=exec runs a command');
     if (t === '-x' || t === '--extract' || t === '--get' || (/^-?[A-Za-z]*x/.test(t) && i === 0 && !t.startsWith('--'))) extract = true;
     const dir = t === '-C' || t === '--directory' ? args[i + 1] : t.startsWith('--directory=') ? { ...a, text: t.slice(12) } : undefined;
-    if (dir && extract) w.overwrite([{ ...dir, text: `${dir.text.replace(/\/+$/, '')}/ALLOW_GIT` }, { ...dir, text: `${dir.text.replace(/\/+$/, '')}/x` }], `tar -C ${dir.text}`);
+    if (dir) into = dir;
+    if (t === '-f' || t === '--file') archive = args[i + 1];
+    else if (t.startsWith('--file=')) archive = { ...a, text: t.slice(7) };
+    else if (/^-?[A-Za-z]*f$/.test(t) && !t.startsWith('--') && i <= 1) archive = args[i + 1];
   }
-  if (extract) w.writesUnknown();
+  if (!extract) return;
+  extraction(w, 'tar -x', archive, into, (text) => text.slice(257, 262) === 'ustar');
+  w.writesUnknown();
+}
+
+/** Where the archive holds protected paths (`.leopold/ALLOW_GIT`), extracting it writes them. */
+const ARCHIVED_PROTECTED = /(^|[^A-Za-z0-9_-])(\.leopold\/|\.claude\/settings|node_modules\/(\.bin\/)?leopold|\.git\/)|\.\.\//;
+
+/** An archive extracted into a directory that holds protected paths: its names are read (an unreadable or compressed one is denied). */
+function extraction(w: Walk, what: string, archive: Word | undefined, into: Word | undefined, readable: (text: string) => boolean): void {
+  const dir = into ?? lit('.');
+  if (!w.holds(dir)) return;
+  const landing = w.receives(dir);
+  if (landing.length > 0) {
+    for (const t of landing) w.add({ lock: t.lock, what: `${what} into ${dir.text}, a protected directory` });
+    return;
+  }
+  if (!archive || archive.text === '-') return w.unjudged(`${what}: an archive from stdin, extracted where protected paths live`);
+  for (const text of w.readAll(archive, `${what} ${archive.text}`) ?? []) {
+    if (!readable(text)) w.unjudged(`${what} ${archive.text}: a compressed archive extracted where protected paths live; the guard cannot read its names (extract it into a subdirectory with -C)`);
+    else if (ARCHIVED_PROTECTED.test(text)) w.unjudged(`${what} ${archive.text}: the archive holds protected paths (.leopold/, .claude/, node_modules/leopold, .git/ or ../)`);
+  }
+}
+
+/** unzip: the central directory names are plain text even when the contents are compressed. */
+function unzip(args: Word[], w: Walk): void {
+  if (args.some((a) => /^-[a-zA-Z]*[lptvZ]/.test(a.text))) return;
+  const d = args.findIndex((a) => a.text === '-d');
+  const positional = args.filter((a, i) => !a.text.startsWith('-') && !(d >= 0 && i === d + 1));
+  extraction(w, 'unzip', positional[0], d >= 0 ? args[d + 1] : undefined, (text) => text.startsWith('PK'));
+  w.writesUnknown();
 }
 
 /** socat: EXEC: and SYSTEM: addresses run programs. */
@@ -603,6 +638,7 @@ export const RUNNERS: Record<string, Runner> = {
   tar: (a, w) => tar(a, w),
   bsdtar: (a, w) => tar(a, w),
   socat: (a, w) => socat(a, w),
+  unzip: (a, w) => unzip(a, w),
   patch: (a, w, o, c) => patch(a, w, o, c),
   at: (a, w, _o, c) => at('at', a, w, c),
   batch: (a, w, _o, c) => at('batch', a, w, c),
