@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,20 @@ describe('red-team corpus', () => {
   it('no ordinary command is denied (false positives: 0)', () => {
     const denied = ORDINARY.filter((o) => guard(o) !== '').map((o) => `${o.id}: ${guard(o)}`);
     expect(denied).toEqual([]);
+  });
+});
+
+describe('programs found on PATH', () => {
+  it('reads a script PATH finds outside the system directories, and trusts a shim that runs "$@"', () => {
+    const bin = join(work, 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'ship-it'), '#!/bin/sh\ngit push origin HEAD\n');
+    writeFileSync(join(bin, 'shim'), '#!/usr/bin/env bash\nexec "/opt/tool/$1" "$@"\n');
+    chmodSync(join(bin, 'ship-it'), 0o755);
+    chmodSync(join(bin, 'shim'), 0o755);
+    const where = { env: { HOME: home, PATH: `${bin}:/usr/bin:/bin` }, processCwd: judged };
+    expect(runGuard(hookInput({ command: 'ship-it' }, judged), where)).toMatch(/"permissionDecision":"deny".*push/);
+    expect(runGuard(hookInput({ command: 'shim --version' }, judged), where)).toBe('');
   });
 });
 

@@ -69,6 +69,33 @@ export function resolveLinks(path: string): string {
   return done;
 }
 
+/**
+ * Where `PATH` finds a program name (the first executable regular file), cached per name;
+ * null when it finds none. The guard reads what it finds outside the system directories.
+ */
+export function pathLookup(path: string | undefined): (name: string) => string | null {
+  const dirs = (path ?? '').split(':').filter((d) => d !== '' && d.startsWith('/'));
+  const cache = new Map<string, string | null>();
+  return (name) => {
+    if (cache.has(name)) return cache.get(name) as string | null;
+    let found: string | null = null;
+    for (const dir of dirs) {
+      try {
+        const candidate = join(dir, name);
+        const st = statSync(candidate);
+        if (st.isFile() && (st.mode & 0o111) !== 0) {
+          found = candidate;
+          break;
+        }
+      } catch {
+        // not here
+      }
+    }
+    cache.set(name, found);
+    return found;
+  };
+}
+
 /** Which lift tokens exist. */
 export function tokensIn(leopoldDir: string): Tokens {
   return { allowGit: existsSync(join(leopoldDir, 'ALLOW_GIT')), allowPush: existsSync(join(leopoldDir, 'ALLOW_PUSH')) };

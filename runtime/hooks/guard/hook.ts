@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { decide } from './findings.js';
 import { findBriefDirFrom } from '../../fs/brief-dir.js';
-import { gitAliasReader, isRunActive, readBounded, resolveLinks, tokensIn } from './fs.js';
+import { gitAliasReader, isRunActive, pathLookup, readBounded, resolveLinks, tokensIn } from './fs.js';
 import { findingsForToolCall, type ToolCall } from './tool.js';
 
 /** Where the hook runs: the environment and the process's own directory. */
@@ -36,7 +36,7 @@ export function runGuard(stdin: string, where: GuardEnvironment): string {
     leopoldDir = findBriefDirFrom(project ? [project, cwd] : [cwd]);
     if (leopoldDir === null || !isRunActive(leopoldDir)) return '';
     const home = where.env.HOME || homedir();
-    const ctx = { cwd, leopoldDir, home, gitAlias: gitAliasReader([cwd, leopoldDir], home, where.env), readFile: readBounded, realpath: resolveLinks };
+    const ctx = { cwd, leopoldDir, home, gitAlias: gitAliasReader([cwd, leopoldDir], home, where.env), readFile: readBounded, realpath: resolveLinks, which: pathLookup(where.env.PATH) };
     const findings = findingsForToolCall(call, ctx);
     if (findings.length === 0) return '';
     return render(decide(findings, tokensIn(leopoldDir)));

@@ -24,6 +24,8 @@ export interface GuardContext {
   readFile?: (path: string) => string | null;
   /** A path with its symlinks resolved (the fs edge); identity without it. */
   realpath?: (path: string) => string;
+  /** Where PATH finds a program name (the fs edge); programs are judged by name without it. */
+  which?: (name: string) => string | null;
 }
 
 /** Longer commands are not parsed; they are denied. */
@@ -33,6 +35,8 @@ const MAX_SCRIPT_DEPTH = 16;
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'rbash', 'fish', 'busybox-sh', 'csh', 'tcsh']);
 const REMOVERS = new Set(['rm', 'unlink', 'rmdir', 'shred', 'trash', 'trash-put', 'srm', 'gio']);
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
+/** Shell builtins and keywords: never looked up on PATH. */
+const BUILTINS = new Set('cd echo printf test [ [[ true false : read export local declare set unset shift source . eval exec exit return trap type command builtin alias unalias let wait kill jobs fg bg pwd pushd popd dirs umask ulimit times hash getopts readonly typeset mapfile readarray compgen complete shopt history enable caller disown suspend logout help bind fc time coproc'.split(' '));
 /** Directories whose programs are the system's, not something the agent wrote. */
 const SYSTEM_DIRS = ['/usr/', '/bin/', '/sbin/', '/lib/', '/lib64/', '/opt/', '/snap/', '/nix/', '/System/', '/Library/', '/Applications/'];
 /** Writers whose last operand is the destination (a directory receives the sources' names). */
@@ -192,6 +196,10 @@ export class Walk implements WalkApi {
     if (/^leopold(\.[cm]?js)?$/.test(base)) return this.leopold(args, words);
     if (path.includes('/') && !this.systemProgram(path)) {
       if (!this.localProgram(path, args, opts, cmd)) return;
+    } else if (!path.includes('/') && !BUILTINS.has(path) && this.ctx.which) {
+      // A script PATH finds outside the system directories (`~/.local/bin/ls`) is read too; binaries found there are trusted.
+      const found = this.ctx.which(path);
+      if (found !== null && !this.systemProgram(found)) this.pathScript(found);
     }
     if (base in WRAPPERS) {
       const inner = unwrap(base, args);
@@ -290,6 +298,16 @@ export class Walk implements WalkApi {
     void opts;
     void cmd;
     return false;
+  }
+
+  /** A script found on PATH: its text goes through the mentions net (a binary is trusted). */
+  private pathScript(path: string): void {
+    this.budget.spend(16);
+    this.ran.push({ path, what: `runs ${path}`, writesBefore: this.unknownWrites });
+    const text = this.ctx.readFile?.(path) ?? null;
+    if (text === null || /[\0-\x08\x0e-\x1f]/.test(text.slice(0, 512))) return;
+    // The mentions net, not the strict shell rules: shims and wrappers (pyenv, nvm) run "$@" by design.
+    this.codeNet(text, `${path} (a script on PATH)`);
   }
 
   /** `leopold run unlock`, `leopold run allow git|push`: only the user may lift the lock. */
