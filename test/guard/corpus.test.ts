@@ -6,7 +6,13 @@ import { DENY } from './corpus/deny.js';
 // Every corpus command is judged under all four token states. The expected decision follows
 // from the locks it hits: force/stop/guardrails always deny; commit unless ALLOW_GIT; push
 // unless ALLOW_PUSH.
-const ctx = { cwd: '/proj', leopoldDir: '/proj/.leopold', home: '/home/dev' };
+// The files the corpus commands read (scripts, package.json, Makefile), served from memory.
+const FILES: Record<string, string> = {
+  '/proj/scripts/check.sh': '#!/bin/sh\necho check ok\n',
+  '/proj/package.json': JSON.stringify({ scripts: { test: 'vitest run', build: 'tsc -p .', 'commit-lint': 'commitlint --edit', commitlint: 'commitlint' } }),
+  '/proj/Makefile': 'test:\n\tnpm test\n',
+};
+const ctx = { cwd: '/proj', leopoldDir: '/proj/.leopold', home: '/home/dev', readFile: (path: string) => FILES[path] ?? null };
 const STATES: [string, Tokens][] = [
   ['no tokens', { allowGit: false, allowPush: false }],
   ['ALLOW_GIT', { allowGit: true, allowPush: false }],

@@ -1,8 +1,11 @@
 /**
- * What the guard can lock. `commit` is lifted by `.leopold/ALLOW_GIT`, `push` by
- * `.leopold/ALLOW_PUSH`; `force`, `stop` and `guardrails` are never lifted.
+ * What the guard can lock. `commit` (commits and ref moves) is lifted by
+ * `.leopold/ALLOW_GIT`, `push` by `.leopold/ALLOW_PUSH`; `force`, `stop`, `guardrails`,
+ * `self` (the lock's own tokens, arm record, settings and hook code) and `unjudged` (what
+ * the guard cannot see through: computed commands, unreadable scripts, its own limits)
+ * are never lifted.
  */
-export type Lock = 'commit' | 'push' | 'force' | 'stop' | 'guardrails';
+export type Lock = 'commit' | 'push' | 'force' | 'stop' | 'guardrails' | 'self' | 'unjudged';
 
 /** One thing a tool call would do that a run locks, with a short description of where. */
 export interface Finding {
@@ -25,17 +28,21 @@ const LIFTED_BY: Record<Lock, keyof Tokens | null> = {
   force: null,
   stop: null,
   guardrails: null,
+  self: null,
+  unjudged: null,
 };
 
 const WHY: Record<Lock, string> = {
-  commit: 'commits and other commit-creating git verbs are locked during a Leopold run (create .leopold/ALLOW_GIT to allow them)',
-  push: 'git push is locked during a Leopold run (create .leopold/ALLOW_PUSH to allow it)',
+  commit: 'commits, other commit-creating git verbs and moving refs (branches, tags, stash) are locked during a Leopold run (the user can allow them: `leopold run allow git`, which creates .leopold/ALLOW_GIT)',
+  push: 'git push is locked during a Leopold run (the user can allow it: `leopold run allow push`, which creates .leopold/ALLOW_PUSH)',
   force: 'force-pushes and deleting remote refs are never allowed during a Leopold run',
   stop: 'the kill switch .leopold/STOP may only be cleared by a person (leopold run finish ends the run)',
   guardrails: '.leopold/GUARDRAILS.md may not be changed during a Leopold run',
+  self: 'only you can lift the lock: `leopold run unlock` / `leopold run allow git|push` from your own terminal (the agent may not touch the tokens, .leopold/lock.json, .claude/settings*.json or the hooks\' code)',
+  unjudged: 'the guard cannot tell what this would run during a Leopold run; write the command out literally (no computed program names, git verbs or scripts), or split it up',
 };
 
-const ORDER: Lock[] = ['force', 'stop', 'guardrails', 'push', 'commit'];
+const ORDER: Lock[] = ['self', 'unjudged', 'force', 'stop', 'guardrails', 'push', 'commit'];
 
 /** Findings minus those a present token lifts; any left means deny, with one reason per lock. */
 export function decide(findings: readonly Finding[], tokens: Tokens): Decision {

@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { closeSync, lstatSync, openSync, readFileSync, readSync, readlinkSync, statSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { LOCK_RECORD } from '../../lock/paths.js';
 import type { Tokens } from './findings.js';
 
@@ -25,6 +25,83 @@ export function isRunActive(leopoldDir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Scripts, package.json and Makefiles larger than this are not read (the guard denies running them). */
+export const MAX_READ_BYTES = 256 * 1024;
+
+/** A file's text when it is a regular file of at most MAX_READ_BYTES; null when missing, unreadable or too big. */
+export function readBounded(path: string): string | null {
+  let fd: number | null = null;
+  try {
+    const st = statSync(path);
+    if (!st.isFile() || st.size > MAX_READ_BYTES) return null;
+    fd = openSync(path, 'r');
+    const buffer = Buffer.alloc(MAX_READ_BYTES + 1);
+    let n = 0;
+    for (let got = 1; got > 0 && n <= MAX_READ_BYTES; n += got) got = readSync(fd, buffer, n, buffer.length - n, null);
+    return n > MAX_READ_BYTES ? null : buffer.subarray(0, n).toString('utf8');
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/**
+ * `path` with every symlink on it resolved, component by component (a dangling link
+ * resolves to where it points; missing components are kept as written). Bounded: after 40
+ * links it gives up and returns what it has.
+ */
+export function resolveLinks(path: string): string {
+  let parts = resolve(path).split(sep).filter(Boolean);
+  let done = '/';
+  let links = 0;
+  while (parts.length > 0) {
+    const next = join(done, parts[0] as string);
+    parts = parts.slice(1);
+    let target: string | null = null;
+    try {
+      if (lstatSync(next).isSymbolicLink()) target = readlinkSync(next);
+    } catch {
+      return join(next, ...parts);
+    }
+    if (target === null) {
+      done = next;
+      continue;
+    }
+    if (++links > 40) return join(next, ...parts);
+    parts = [...resolve(done, target).split(sep).filter(Boolean), ...parts];
+    done = '/';
+  }
+  return done;
+}
+
+/**
+ * Where `PATH` finds a program name (the first executable regular file), cached per name;
+ * null when it finds none. The guard reads what it finds outside the system directories.
+ */
+export function pathLookup(path: string | undefined): (name: string) => string | null {
+  const dirs = (path ?? '').split(':').filter((d) => d !== '' && d.startsWith('/'));
+  const cache = new Map<string, string | null>();
+  return (name) => {
+    if (cache.has(name)) return cache.get(name) as string | null;
+    let found: string | null = null;
+    for (const dir of dirs) {
+      try {
+        const candidate = join(dir, name);
+        const st = statSync(candidate);
+        if (st.isFile() && (st.mode & 0o111) !== 0) {
+          found = candidate;
+          break;
+        }
+      } catch {
+        // not here
+      }
+    }
+    cache.set(name, found);
+    return found;
+  };
 }
 
 function isFile(path: string): boolean {

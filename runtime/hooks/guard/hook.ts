@@ -2,8 +2,7 @@ import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { decide } from './findings.js';
 import { findBriefDirFrom } from '../../fs/brief-dir.js';
-import { gitAliasReader, isRunActive, tokensIn } from './fs.js';
-import { mentionFindings } from './analyze/mentions.js';
+import { gitAliasReader, isRunActive, pathLookup, readBounded, resolveLinks, tokensIn } from './fs.js';
 import { findingsForToolCall, type ToolCall } from './tool.js';
 
 /** Where the hook runs: the environment and the process's own directory. */
@@ -18,8 +17,8 @@ export interface GuardEnvironment {
  *
  * Fail-open cases (print nothing): stdin that is not a JSON object or names no tool (there
  * is nothing to judge), no `.leopold/`, no active run (state.json missing or corrupt).
- * Fail-closed cases (deny): a command that cannot be parsed or analysed, or any unexpected
- * error during a run, when the text mentions git with a guarded verb.
+ * Fail-closed cases (deny, never lifted): a command the guard cannot parse, see through or
+ * judge within its step budget, and any unexpected error once a run is known to be active.
  */
 export function runGuard(stdin: string, where: GuardEnvironment): string {
   let call: ToolCall;
@@ -37,18 +36,13 @@ export function runGuard(stdin: string, where: GuardEnvironment): string {
     leopoldDir = findBriefDirFrom(project ? [project, cwd] : [cwd]);
     if (leopoldDir === null || !isRunActive(leopoldDir)) return '';
     const home = where.env.HOME || homedir();
-    const ctx = { cwd, leopoldDir, home, gitAlias: gitAliasReader([cwd, leopoldDir], home, where.env) };
+    const ctx = { cwd, leopoldDir, home, gitAlias: gitAliasReader([cwd, leopoldDir], home, where.env), readFile: readBounded, realpath: resolveLinks, which: pathLookup(where.env.PATH) };
     const findings = findingsForToolCall(call, ctx);
     if (findings.length === 0) return '';
     return render(decide(findings, tokensIn(leopoldDir)));
   } catch {
     if (leopoldDir === null) return '';
-    try {
-      const findings = mentionFindings(stdin.slice(0, 1 << 20), 'hit an internal error in the guard');
-      return render(decide(findings, { allowGit: false, allowPush: false }));
-    } catch {
-      return '';
-    }
+    return render(decide([{ lock: 'unjudged', what: 'the guard hit an internal error' }], { allowGit: false, allowPush: false }));
   }
 }
 

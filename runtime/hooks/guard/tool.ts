@@ -1,5 +1,6 @@
-import { basename, dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { analyzeCommand, type GuardContext } from './analyze/command.js';
+import { pathHits, protectedTargets } from './analyze/paths.js';
 import type { Finding } from './findings.js';
 
 const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -12,9 +13,11 @@ export interface ToolCall {
 }
 
 /**
- * What a tool call would do that a run locks: a Bash command's git verbs, pushes,
- * force-pushes, kill-switch removal and GUARDRAILS.md writes; a Write/Edit/MultiEdit of
- * GUARDRAILS.md. Other tools, and inputs without the expected fields, find nothing.
+ * What a tool call would do that a run locks: a Bash command's git verbs, ref moves,
+ * pushes, force-pushes, kill-switch removal and writes of protected files; a
+ * Write/Edit/MultiEdit/NotebookEdit of a protected file (GUARDRAILS.md, the tokens,
+ * lock.json, the settings, the hooks' code, git's refs, hooks and config), through
+ * symlinks too. Other tools, and inputs without the expected fields, find nothing.
  */
 export function findingsForToolCall(call: ToolCall, ctx: GuardContext): Finding[] {
   const input = call.tool_input !== null && typeof call.tool_input === 'object' ? (call.tool_input as Record<string, unknown>) : {};
@@ -23,14 +26,21 @@ export function findingsForToolCall(call: ToolCall, ctx: GuardContext): Finding[
   }
   if (typeof call.tool_name === 'string' && FILE_TOOLS.has(call.tool_name)) {
     const path = typeof input.file_path === 'string' ? input.file_path : typeof input.notebook_path === 'string' ? input.notebook_path : null;
-    if (path !== null && isGuardrails(path, ctx)) return [{ lock: 'guardrails', what: `${call.tool_name} of ${path}` }];
+    if (path === null) return [];
+    const absolute = resolve(ctx.cwd, path);
+    const real = ctx.realpath ? ctx.realpath(absolute) : absolute;
+    const findings: Finding[] = [];
+    for (const t of protectedTargets(ctx.leopoldDir)) {
+      if (pathHits(absolute, t, false, false) || pathHits(real, t, false, false) || isAnyGuardrails(absolute, t.lock)) {
+        findings.push({ lock: t.lock, what: `${call.tool_name} of ${path}` });
+      }
+    }
+    return findings.filter((f, i) => findings.findIndex((g) => g.lock === f.lock) === i);
   }
   return [];
 }
 
-/** The project's GUARDRAILS.md, or any `.leopold/GUARDRAILS.md` (names compared without case). */
-function isGuardrails(path: string, ctx: GuardContext): boolean {
-  const absolute = resolve(ctx.cwd, path);
-  if (absolute.toLowerCase() === join(ctx.leopoldDir, 'GUARDRAILS.md').toLowerCase()) return true;
-  return basename(absolute).toLowerCase() === 'guardrails.md' && basename(dirname(absolute)).toLowerCase() === '.leopold';
+/** Any `.leopold/GUARDRAILS.md` (a nested project's too), names compared without case. */
+function isAnyGuardrails(absolute: string, lock: string): boolean {
+  return lock === 'guardrails' && /(^|[\\/])\.leopold[\\/]guardrails\.md$/i.test(absolute);
 }

@@ -1,10 +1,13 @@
-import { join, resolve } from 'node:path';
-import type { Finding } from '../findings.js';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import type { Finding, Lock } from '../findings.js';
+import { Budget, BudgetSpent, STEP_BUDGET } from '../shell/budget.js';
 import { parseShell } from '../shell/parse.js';
 import { ShellParseError, type SimpleCommand, type Word } from '../shell/types.js';
 import { analyzeGit } from './git.js';
+import { globMatch } from './glob.js';
 import { mentionFindings, mentionsStopRemoval } from './mentions.js';
-import { globRegExp, nameMatches, operandTargets, type Cwds } from './paths.js';
+import { dirReceives, MAX_CWDS, nameMatches, namedTargets, operandHits, protectedTargets, type Cwds, type Target } from './paths.js';
+import { runRunner, RUNNERS } from './runners.js';
 import type { ArgvOptions, WalkApi } from './walk-api.js';
 import { unwrap, WRAPPERS } from './wrappers.js';
 
@@ -17,51 +20,84 @@ export interface GuardContext {
   home: string;
   /** Looks up an alias in the user's or repository's git config (the fs edge); optional. */
   gitAlias?: (name: string) => string | undefined;
+  /** A file's text, bounded (the fs edge); null when missing, unreadable or too big. Without it no file can be read, so running one is denied. */
+  readFile?: (path: string) => string | null;
+  /** A path with its symlinks resolved (the fs edge); identity without it. */
+  realpath?: (path: string) => string;
+  /** Where PATH finds a program name (the fs edge); programs are judged by name without it. */
+  which?: (name: string) => string | null;
 }
 
-/** Longer commands are not parsed; the fail-closed mention check still applies. */
+/** Longer commands are not parsed; they are denied. */
 export const MAX_COMMAND_CHARS = 1 << 20;
 const MAX_SCRIPT_DEPTH = 16;
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'rbash', 'fish', 'busybox-sh']);
-const INTERPRETERS = new Set(['python', 'python2', 'python3', 'node', 'nodejs', 'perl', 'ruby', 'php', 'bun', 'deno', 'osascript', 'awk', 'gawk', 'tclsh', 'lua', 'pwsh', 'powershell']);
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'rbash', 'fish', 'busybox-sh', 'csh', 'tcsh']);
 const REMOVERS = new Set(['rm', 'unlink', 'rmdir', 'shred', 'trash', 'trash-put', 'srm', 'gio']);
-const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
+const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
+/** Shell builtins and keywords: never looked up on PATH. */
+const BUILTINS = new Set('cd echo printf test [ [[ true false : read export local declare set unset shift source . eval exec exit return trap type command builtin alias unalias let wait kill jobs fg bg pwd pushd popd dirs umask ulimit times hash getopts readonly typeset mapfile readarray compgen complete shopt history enable caller disown suspend logout help bind fc time coproc'.split(' '));
+/** Directories whose programs are the system's, not something the agent wrote. */
+const SYSTEM_DIRS = ['/usr/', '/bin/', '/sbin/', '/lib/', '/lib64/', '/opt/', '/snap/', '/nix/', '/System/', '/Library/', '/Applications/'];
+/** Writers whose last operand is the destination (a directory receives the sources' names). */
+const COPIERS = new Set(['cp', 'install', 'ln', 'rsync', 'link']);
+/** Writers whose every operand is written or created. */
+const TOUCHERS = new Set(['tee', 'truncate', 'touch', 'mkdir', 'mkfifo', 'mknod', 'chmod', 'chown', 'chgrp', 'setfacl', 'chattr', 'shred']);
 
 /**
- * Everything a Bash command would do that a run locks. Pure apart from the optional
- * `gitAlias` lookup; never throws (an internal error falls back to the mention check).
+ * Everything a Bash command would do that a run locks. Reads files only through the
+ * optional `readFile`/`realpath`/`gitAlias` edges; never throws: an internal error, a parse
+ * failure or a spent step budget is an `unjudged` finding.
  */
-export function analyzeCommand(command: string, ctx: GuardContext): Finding[] {
-  const walk = new Walk(command, ctx);
+export function analyzeCommand(command: string, ctx: GuardContext, budget = new Budget(STEP_BUDGET)): Finding[] {
+  const walk = new Walk(command, ctx, budget);
   try {
-    if (command.length > MAX_COMMAND_CHARS) walk.mention('is too long to analyse');
-    else walk.script(command, false);
-  } catch {
-    walk.mention('could not be analysed');
+    if (command.length > MAX_COMMAND_CHARS) {
+      walk.unjudged('the command is longer than 1 MiB; split it up');
+      walk.mention('is too long to analyse', command);
+    }
+    else {
+      walk.script(command, false);
+      walk.finish();
+    }
+  } catch (error) {
+    // Never rethrow: whatever went wrong, the answer is a denial that says why.
+    walk.findings.push({
+      lock: 'unjudged',
+      what: error instanceof BudgetSpent ? 'the command is too complex for the guard to judge; split it up' : 'the guard hit an internal error judging this command; write it more simply',
+    });
   }
   return walk.findings;
 }
 
-class Walk implements WalkApi {
+/** The walk over a command's simple commands; the runners (runners.ts) drive it through these methods. */
+export class Walk implements WalkApi {
   readonly findings: Finding[] = [];
-  private readonly vars = new Map<string, string | null>();
-  private readonly cwds: Cwds;
-  private readonly stopPath: string;
-  private readonly guardrailsPath: string;
+  private vars = new Map<string, string | null>();
+  readonly cwds: Cwds;
+  readonly targets: Target[];
   private depth = 0;
+  /** Files the command writes (lower-case absolute paths), and whether it writes some the guard cannot name. */
+  private readonly written = new Set<string>();
+  private unknownWrites = 0;
+  /** Files the command runs or reads as a script, to check against what it writes (TOCTOU), with the unnamed writes seen before it. */
+  private readonly ran: { path: string; what: string; writesBefore: number }[] = [];
 
   constructor(
     readonly source: string,
-    private readonly ctx: GuardContext,
+    readonly ctx: GuardContext,
+    readonly budget: Budget,
   ) {
     this.cwds = { dirs: [ctx.cwd], unknown: false, home: ctx.home };
-    this.stopPath = join(ctx.leopoldDir, 'STOP');
-    this.guardrailsPath = join(ctx.leopoldDir, 'GUARDRAILS.md');
+    this.targets = protectedTargets(ctx.leopoldDir);
   }
 
   add(finding: Finding): void {
-    if (!this.findings.some((f) => f.lock === finding.lock && f.what === finding.what)) this.findings.push(finding);
+    if (this.findings.length < 64 && !this.findings.some((f) => f.lock === finding.lock && f.what === finding.what)) this.findings.push(finding);
+  }
+
+  unjudged(what: string): void {
+    this.add({ lock: 'unjudged', what });
   }
 
   mention(why: string, text: string = this.source): void {
@@ -76,36 +112,56 @@ class Walk implements WalkApi {
     return this.vars.get(name);
   }
 
-  script(text: string, dynamic: boolean): void {
-    if (dynamic) this.mention('runs a script computed at run time');
-    if (this.depth >= MAX_SCRIPT_DEPTH) {
-      this.mention('nests shell scripts too deeply', text);
+  /** After the walk: a script run by a command that also writes it is a check-then-use race. */
+  finish(): void {
+    // A loop may run a file again after a later write; otherwise only earlier unnamed writes count.
+    const loops = /\b(while|until|for|select)\b/.test(this.source);
+    for (const run of this.ran) {
+      if (this.written.has(run.path.toLowerCase())) this.unjudged(`${run.what}: the same command writes that file before it runs, so the guard cannot read what will run; write it in one call and run it in another`);
+      else if (run.writesBefore > 0 || (loops && this.unknownWrites > 0)) this.unjudged(`${run.what}: the same command writes files the guard cannot name, so what will run is not known; run it in its own call`);
+    }
+  }
+
+  script(text: string, dynamic: boolean, what = 'runs a script'): void {
+    this.budget.spend();
+    if (dynamic) {
+      this.unjudged(`${what} computed at run time (eval, bash -c, source of text that is not literal)`);
       return;
     }
-    let commands: SimpleCommand[];
+    if (this.depth >= MAX_SCRIPT_DEPTH) {
+      this.unjudged('nests shell scripts too deeply for the guard');
+      return;
+    }
+    let parsed: ReturnType<typeof parseShell>;
     try {
-      commands = parseShell(text, this.vars).commands;
+      parsed = parseShell(text, this.vars, this.budget);
     } catch (error) {
       if (!(error instanceof ShellParseError)) throw error;
-      this.mention('could not be parsed', text);
+      this.unjudged(`the guard could not parse ${this.depth === 0 ? 'the command' : 'a script it runs'} (${error.message}); write it more simply`);
+      for (const f of mentionFindings(text, 'the unparsed text')) this.add(f);
       return;
     }
+    const outer = this.vars;
+    this.vars = parsed.vars;
     this.depth++;
     try {
-      for (const cmd of commands) this.simple(cmd);
+      for (const cmd of parsed.commands) this.simple(cmd);
     } finally {
       this.depth--;
+      this.vars = outer;
     }
   }
 
   private simple(cmd: SimpleCommand): void {
-    const writes = cmd.redirects.filter((r) => WRITE_REDIRECTS.has(r.op)).map((r) => r.target);
+    this.budget.spend();
+    const writes = cmd.redirects.filter((r) => WRITE_REDIRECTS.has(r.op) && !(r.op === '>&' && /^(\d+|-)$/.test(r.target.text) && !r.target.dynamic)).map((r) => r.target);
     if (writes.length > 0) this.overwrite(writes, 'a redirection');
     const assignments = new Map(cmd.assignments.map((a) => [a.name, a.value.dynamic ? null : a.value.text] as const));
     this.argv(cmd.words, { assignments }, cmd);
   }
 
   argv(input: Word[], opts: ArgvOptions, cmd?: SimpleCommand): void {
+    this.budget.spend();
     let words = input;
     let name = words[0];
     if (!name) return;
@@ -118,13 +174,17 @@ class Walk implements WalkApi {
     const args = words.slice(1);
     const path = name.text;
     const base = (path.split('/').pop() ?? '').toLowerCase();
+    this.environment(opts);
 
-    if (name.dynamic && (!path.includes('/') || base === '' || /^git/.test(base))) {
-      // `$GIT push`, `$(which git) push`: the program is computed; judge the arguments as git's.
-      analyzeGit(args, this, opts);
+    if (name.dynamic) {
+      this.unjudged(`the program name is computed at run time (${shown(words)}); write the command out literally`);
       return;
     }
-    if (base === 'git' || base === 'git.exe' || (name.glob && globRegExp(base).test('git'))) {
+    if (name.glob && name.text !== '[' && name.text !== '[[') {
+      this.unjudged(`the program name is a glob (${shown(words)}); write the command out literally`);
+      return;
+    }
+    if (base === 'git' || base === 'git.exe') {
       analyzeGit(args, this, opts);
       return;
     }
@@ -133,25 +193,45 @@ class Walk implements WalkApi {
       analyzeGit([{ ...name, text: dashed[1] as string }, ...args], this, opts);
       return;
     }
+    if (/^leopold(\.[cm]?js)?$/.test(base)) return this.leopold(args, words);
+    if (path.includes('/') && !this.systemProgram(path)) {
+      if (!this.localProgram(path, args, opts, cmd)) return;
+    } else if (!path.includes('/') && !BUILTINS.has(path) && this.ctx.which) {
+      // A script PATH finds outside the system directories (`~/.local/bin/ls`) is read too; binaries found there are trusted.
+      const found = this.ctx.which(path);
+      if (found !== null && !this.systemProgram(found)) this.pathScript(found);
+    }
     if (base in WRAPPERS) {
       const inner = unwrap(base, args);
-      if (inner.kind === 'script') this.script(inner.text, inner.dynamic);
+      if (inner.kind === 'script') this.script(inner.text, inner.dynamic, `${base} runs a script`);
       else if (inner.kind === 'argv') {
         const assignments = new Map([...(opts.assignments ?? []), ...inner.assignments]);
-        this.argv(inner.words, { assignments, unknownTrailing: inner.trailing || opts.unknownTrailing === true }, inner.words.length > 0 ? undefined : cmd);
+        if (inner.words.length === 0 && (base === 'chroot' || base === 'script')) return this.shellStdin(base, cmd);
+        this.argv(inner.words, { assignments, unknownTrailing: inner.trailing || opts.unknownTrailing === true, replace: inner.replace }, cmd);
       }
       return;
     }
-    if (SHELLS.has(base)) return this.shell(args, cmd);
+    if (SHELLS.has(base)) return this.shell(base, args, opts, cmd);
     switch (base) {
       case 'eval':
-        return this.script(args.map((a) => a.text).join(' '), args.some((a) => a.dynamic));
+        return this.script(args.map((a) => a.text).join(' '), args.some((a) => a.dynamic), 'eval runs text');
+      case 'source':
+      case '.':
+        return this.sourceFile(base, args, cmd);
       case 'trap':
-        if (args.length >= 2 && !args[0]!.text.startsWith('-')) this.script(args[0]!.text, args[0]!.dynamic);
+        if (args.length >= 2 && !args[0]!.text.startsWith('-')) this.script(args[0]!.text, args[0]!.dynamic, 'trap runs a script');
         return;
       case 'watch': {
-        const rest = args.filter((a, i) => !a.text.startsWith('-') && !['-n', '--interval'].includes(args[i - 1]?.text ?? ''));
-        return this.script(rest.map((a) => a.text).join(' '), rest.some((a) => a.dynamic));
+        const rest: Word[] = [];
+        for (let i = 0; i < args.length; i++) {
+          const t = args[i]!.text;
+          if (rest.length === 0 && t.startsWith('-')) {
+            if (['-n', '--interval', '-d', '--differences', '-q', '--equexit'].includes(t) && !t.includes('=')) i += ['-n', '--interval', '-q', '--equexit'].includes(t) ? 1 : 0;
+            continue;
+          }
+          rest.push(args[i] as Word);
+        }
+        return this.script(rest.map((a) => a.text).join(' '), rest.some((a) => a.dynamic), 'watch runs a command');
       }
       case 'find':
         return this.find(args);
@@ -164,103 +244,332 @@ class Walk implements WalkApi {
         break;
     }
     if (REMOVERS.has(base)) return this.remove(base, args, opts);
-    if (['cp', 'install', 'ln', 'tee', 'truncate', 'dd', 'sed', 'perl', 'patch', 'rsync'].includes(base)) this.writers(base, args);
-    if (INTERPRETERS.has(base)) {
-      const code = args.map((a) => a.text).join(' ');
-      this.mention('runs inline code that', code);
-      if (mentionsStopRemoval(code)) this.add({ lock: 'stop', what: `${base} code that removes .leopold/STOP` });
+    if (COPIERS.has(base)) return this.copy(base, args);
+    if (TOUCHERS.has(base) || base === 'dd') return this.writers(base, args);
+    const runner = base in RUNNERS ? base : /^(python|perl|ruby|node|php|lua)[0-9.]+$/.test(base) ? base.replace(/[0-9.]+$/, '') : null;
+    if (runner !== null && runner in RUNNERS) runRunner(runner, args, this, opts, cmd);
+  }
+
+  /** Variables that make the next program run something else: judged like the program itself. */
+  private environment(opts: ArgvOptions): void {
+    for (const [name, value] of opts.assignments ?? []) {
+      if (name === 'BASH_ENV' || name === 'ENV') {
+        if (value === null) this.unjudged(`${name} computed at run time names a script every shell runs first`);
+        else this.runFile({ text: value, dynamic: false, quoted: true, glob: false }, `${name}=${value}`, 'shell');
+      } else if (/^(LD_PRELOAD|LD_AUDIT|NODE_OPTIONS|PERL5OPT|PYTHONSTARTUP|PYTHONINSPECT|RUBYOPT|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG)$/.test(name)) {
+        if (name === 'NODE_OPTIONS' && value !== null && !/(^|\s)(-r|--require|--import|--loader|--experimental-loader|-e|--eval)\b/.test(value)) continue;
+        this.unjudged(`${name}=${value ?? '…'} makes programs load code or config the guard cannot see; run without it`);
+      } else if (name === 'PATH' && (value === null || value.split(':').some((d) => d !== '' && !SYSTEM_DIRS.some((s) => `${d}/`.startsWith(s)) && !/node_modules\/\.bin$/.test(d)))) {
+        this.unjudged(`PATH=${value ?? '…'} puts programs the guard cannot see ahead of the system's; call them by path`);
+      }
     }
   }
 
-  /** `sh -c '…'`, `bash -lc …`, `sh <<EOF`, `echo … | sh`. A script file is not read. */
-  private shell(args: Word[], cmd?: SimpleCommand): void {
+  /** Is this program the system's (under /usr, /bin, …) rather than a file in the project or home? */
+  private systemProgram(path: string): boolean {
+    if (!isAbsolute(path)) return false;
+    const real = this.ctx.realpath ? this.ctx.realpath(path) : path;
+    return SYSTEM_DIRS.some((d) => real.startsWith(d) && path.startsWith(d));
+  }
+
+  /**
+   * `./build.sh`, `scripts/x.py`, `~/bin/tool`: a program the agent may have written. A script
+   * with a shebang is judged by its text; a binary, or one the guard cannot read, is denied.
+   * Returns true when the caller should still judge the argv by the program's name.
+   */
+  private localProgram(path: string, args: Word[], opts: ArgvOptions, cmd?: SimpleCommand): boolean {
+    const base = basename(path).toLowerCase();
+    if (/^leopold(\.[cm]?js)?$/.test(base)) return true;
+    const texts = this.readAll({ text: path, dynamic: false, quoted: false, glob: false }, `runs ${path}`);
+    if (texts === null) return false;
+    for (const text of texts) {
+      const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(text);
+      if (!shebang) {
+        if (/[\0-\x08\x0e-\x1f]/.test(text.slice(0, 512))) this.unjudged(`runs ${path}, a program the guard cannot read (a binary); run it outside the run or ask the user`);
+        else this.script(text, false); // no shebang: the shell runs it as a shell script
+        continue;
+      }
+      let interp = (shebang[1] as string).split('/').pop() ?? '';
+      if (interp === 'env') interp = (shebang[2] ?? '').split('/').pop() ?? '';
+      if (SHELLS.has(interp)) this.script(text, false);
+      else this.codeNet(text, `${path} (a ${interp} script)`);
+    }
+    void args;
+    void opts;
+    void cmd;
+    return false;
+  }
+
+  /** A script found on PATH: its text goes through the mentions net (a binary is trusted). */
+  private pathScript(path: string): void {
+    this.budget.spend(16);
+    this.ran.push({ path, what: `runs ${path}`, writesBefore: this.unknownWrites });
+    const text = this.ctx.readFile?.(path) ?? null;
+    if (text === null || /[\0-\x08\x0e-\x1f]/.test(text.slice(0, 512))) return;
+    // The mentions net, not the strict shell rules: shims and wrappers (pyenv, nvm) run "$@" by design.
+    this.codeNet(text, `${path} (a script on PATH)`);
+  }
+
+  /** `leopold run unlock`, `leopold run allow git|push`: only the user may lift the lock. */
+  leopold(args: Word[], words: Word[]): void {
+    const positional = args.filter((a) => !a.text.startsWith('-'));
+    const [group, verb] = positional;
+    if (args.some((a) => a.dynamic) || (group?.text === 'run' && (verb?.text === 'unlock' || verb?.text === 'allow'))) {
+      this.add({ lock: 'self', what: shown(words) });
+    }
+  }
+
+  /** `sh -c '…'`, `bash -lc …`, `sh <<EOF`, `echo … | sh`, `bash FILE`, `bash -s`, `bash <(…)`. */
+  private shell(base: string, args: Word[], opts: ArgvOptions, cmd?: SimpleCommand): void {
     let i = 0;
     let command = false;
     let fromStdin = false;
+    let login = false;
     for (; i < args.length; i++) {
       const t = (args[i] as Word).text;
+      if ((args[i] as Word).dynamic && (t === '' || t.startsWith('-'))) {
+        if (t.startsWith('-')) return this.unjudged(`${base} with options computed at run time`);
+        break; // `bash <(…)`, `bash "$f"`: a script file named at run time
+      }
       if (t === '--' || t === '-') {
         i++;
         break;
       }
       if (!/^[-+]./.test(t)) break;
       if (t.startsWith('--')) {
-        if (['--rcfile', '--init-file'].includes(t)) i++;
+        if (['--rcfile', '--init-file'].includes(t)) {
+          this.runFile(args[++i] ?? { text: '', dynamic: true, quoted: false, glob: false }, `${base} ${t}`, 'shell');
+        }
         if (t === '--command') command = true;
+        if (t === '--login') login = true;
         continue;
       }
       const cluster = t.slice(1);
       if (cluster.includes('c')) command = true;
       if (cluster.includes('s')) fromStdin = true;
+      if (cluster.includes('l')) login = true;
       if (/[oO]/.test(cluster)) i++;
+    }
+    if (login) {
+      for (const rc of ['.bash_profile', '.bash_login', '.profile', '.bashrc', '.zprofile', '.zshrc']) {
+        const text = this.readConfig(join(this.cwds.home, rc));
+        if (text) this.script(text, false);
+      }
     }
     if (command) {
       const script = args[i];
-      if (script) this.script(script.text, script.dynamic);
+      if (script) this.script(script.text, script.dynamic, `${base} -c runs a script`);
       return;
     }
-    if (args[i] && !fromStdin) return; // a script file: its contents are not inspected
-    if (!cmd) return;
-    if (cmd.stdin) return this.script(cmd.stdin.text, cmd.stdin.dynamic);
-    const piped = cmd.pipedFrom ? outputOf(cmd.pipedFrom) : null;
-    if (piped) this.script(piped.text, piped.dynamic);
-    else if (cmd.pipedFrom) this.mention('pipes output computed at run time into a shell');
+    void opts;
+    const file = args[i];
+    if (file && !fromStdin && !/^\/dev\/(stdin|fd\/0)$|^\/proc\/self\/fd\/0$/.test(file.text)) {
+      this.runFile(file, `${base} ${file.text}`, 'shell');
+      return;
+    }
+    this.shellStdin(base, cmd);
+  }
+
+  /** A shell (or ed, at, script) that reads its commands from stdin: a literal here-doc, here-string, file or echo is judged; anything else is denied. */
+  shellStdin(base: string, cmd?: SimpleCommand, judge: (text: string) => void = (text) => this.script(text, false)): void {
+    const input = cmd?.redirects.find((r) => r.op === '<');
+    if (cmd?.stdin) {
+      if (cmd.stdin.dynamic) this.unjudged(`${base} reads a script whose text is computed at run time`);
+      else judge(cmd.stdin.text);
+      return;
+    }
+    if (input) {
+      const texts = this.readAll(input.target, `${base} < ${input.target.text}`);
+      if (texts) for (const t of texts) judge(t);
+      return;
+    }
+    const piped = cmd?.pipedFrom ? outputOf(cmd.pipedFrom) : null;
+    if (piped && !piped.dynamic) judge(piped.text);
+    else this.unjudged(`${base} reads its commands from stdin${cmd?.pipedFrom ? ' (output computed at run time)' : ''}; pass them with -c '…' written out literally`);
+  }
+
+  /** `source FILE` / `. FILE`: the file is read and judged like the command line. */
+  private sourceFile(base: string, args: Word[], cmd?: SimpleCommand): void {
+    const file = args[0];
+    if (!file) return;
+    if (/^\/dev\/(stdin|fd\/0)$|^\/proc\/self\/fd\/0$/.test(file.text) && !file.dynamic) return this.shellStdin(base, cmd);
+    this.runFile(file, `${base} ${file.text}`, 'shell');
+  }
+
+  /**
+   * Reads the file `word` names (relative to every directory a `cd` may have reached) and
+   * judges it: as a shell script, or with the mentions net for other code. Denied when it
+   * is computed, missing, unreadable or too big, or when the same command writes it.
+   */
+  runFile(word: Word, what: string, kind: 'shell' | 'code' | 'make'): void {
+    const texts = this.readAll(word, what);
+    if (texts === null) return;
+    for (const text of texts) {
+      if (kind === 'shell') this.script(text, false);
+      else this.codeNet(text, what);
+    }
+  }
+
+  /** The texts of the file `word` names, one per directory it may be relative to; null (after an `unjudged` finding) when none can be read. */
+  readAll(word: Word, what: string): string[] | null {
+    if (word.dynamic || word.glob || word.text === '') {
+      this.unjudged(`${what}: a file named at run time (process substitution, variable or glob); write the path out literally`);
+      return null;
+    }
+    const text = word.text.startsWith('~/') ? join(this.cwds.home, word.text.slice(2)) : word.text;
+    if (!isAbsolute(text) && this.cwds.unknown) {
+      this.unjudged(`${what}: after a cd to a computed directory the guard cannot tell which file runs`);
+      return null;
+    }
+    const paths = isAbsolute(text) ? [text] : this.cwds.dirs.map((d) => resolve(d, text));
+    const texts: string[] = [];
+    for (const path of [...new Set(paths)]) {
+      this.budget.spend(16);
+      this.ran.push({ path, what, writesBefore: this.unknownWrites });
+      const body = this.ctx.readFile?.(path) ?? null;
+      if (body !== null) {
+        this.budget.spend(body.length >> 8);
+        texts.push(body);
+      }
+    }
+    if (texts.length === 0) {
+      this.unjudged(`${what}: the guard cannot read that file (missing, unreadable or over 256 KiB), so it cannot tell what it runs`);
+      return null;
+    }
+    return texts;
+  }
+
+  /** A file the runners read as configuration (package.json, Makefile): null when absent; it also joins the TOCTOU check. */
+  readConfig(path: string): string | null {
+    this.budget.spend(16);
+    this.ran.push({ path, what: `reads ${basename(path)}`, writesBefore: this.unknownWrites });
+    return this.ctx.readFile?.(path) ?? null;
+  }
+
+  /**
+   * The net for code the guard cannot run (interpreter code, Makefiles, gdb or vim commands):
+   * git with a guarded verb, a protected path named, kill-switch removal, `leopold run
+   * unlock`, or a process-spawning call whose command is assembled at run time.
+   */
+  codeNet(code: string, what: string, backticksRun = false): void {
+    this.budget.spend(1 + (code.length >> 8));
+    if (backticksRun) for (const m of code.matchAll(/`([^`]{1,4000})`/g)) this.script(m[1] as string, /[$@]/.test(m[1] as string), `${what} runs a command in backticks`);
+    for (const f of mentionFindings(code, `${what}`)) this.add(f);
+    for (const t of namedTargets(code, this.targets)) this.add({ lock: t.lock, what: `${what} names ${t.path.split('/').slice(-2).join('/')}` });
+    if (mentionsStopRemoval(code)) this.add({ lock: 'stop', what: `${what} removes .leopold/STOP` });
+    if (/\bleopold\b[^\n]*\brun\b[^\n]*\b(unlock|allow)\b/.test(code)) this.add({ lock: 'self', what: `${what} runs leopold run unlock/allow` });
+    const spawns = /child_process|\bexecSync\b|\bspawnSync\b|\bexecFileSync\b|\bsubprocess\b|\bos\.(system|popen|exec\w*|spawn\w*)|\bpty\.spawn|\bpopen\b|\bsystem\s*\(|\bexec\s*\(|\bqx\b|\bIO\.popen|\bKernel\.|\bspawn\s*\(|\bProcess\b/;
+    if (spawns.test(code)) {
+      const assembled = /\+|\bjoin\b|\bchr\b|fromCharCode|decode|reverse|\[::-1\]|\beval\b|atob|Buffer\.from|%|\.format|\$\{|\$[A-Za-z_]|\breplace\b|\bsplit\b|rot13|\\x|\\u|getattr|__import__|base64|\bargv\b|\benviron\b|getenv|process\.env|\bstdin\b|\bread\b|\binput\b|\bpack\b|\bsprintf\b|\bopen\b/;
+      if (assembled.test(code)) this.unjudged(`${what} starts a process whose command is assembled at run time; write the command out literally`);
+      for (const m of code.matchAll(/(["'])((?:(?!\1)[^\\\n]|\\.){1,4000})\1/g)) {
+        const literal = m[2] as string;
+        if (/[a-z]/.test(literal)) this.script(literal, false);
+      }
+    }
   }
 
   /** `… | xargs rm`: the operands arrive at run time; judge by what the command mentions. */
   private trailingRemoval(base: string, opts: ArgvOptions): void {
-    if (opts.unknownTrailing && /\bSTOP\b|\.leopold/i.test(this.source)) {
-      this.add({ lock: 'stop', what: `${base} with operands supplied at run time, in a command that mentions .leopold or STOP` });
+    if (opts.unknownTrailing && /\bSTOP\b|\.leopold|\.claude|ALLOW_|lock\.json|GUARDRAILS|node_modules/i.test(this.source)) {
+      this.add({ lock: 'stop', what: `${base} with operands supplied at run time, in a command that mentions a protected path` });
     }
   }
 
   private remove(base: string, args: Word[], opts: ArgvOptions): void {
     this.trailingRemoval(base, opts);
     if (base === 'gio' && !['trash', 'remove', 'rm'].includes(args[0]?.text ?? '')) return;
-    if (base === 'shred' && !args.some((a) => /^-[a-z]*u|^--remove/.test(a.text))) return;
+    if (base === 'shred' && !args.some((a) => /^-[a-z]*u|^--remove/.test(a.text))) return this.writers(base, args);
     const { options, operands } = splitOptions(base === 'gio' ? args.slice(1) : args);
-    const recursive = options.some((o) => /^-[a-zA-Z]*[rR]/.test(o) || o === '--recursive');
+    const recursive = options.some((o) => /^-[a-zA-Z]*[rR]/.test(o) || o === '--recursive') || base === 'rmdir';
     this.removal(operands, recursive, `${base} ${args.map((a) => a.text).join(' ')}`.slice(0, 80));
   }
 
   private move(args: Word[], opts: ArgvOptions): void {
     this.trailingRemoval('mv', opts);
-    const { options, operands } = splitOptions(args);
+    const { options, operands, target } = splitTarget(args);
     const what = `mv ${args.map((a) => a.text).join(' ')}`.slice(0, 80);
-    const intoDir = options.findIndex((o) => o === '-t' || o.startsWith('--target-directory'));
-    const sources = intoDir >= 0 || options.some((o) => o.startsWith('-t')) ? operands : operands.slice(0, -1);
+    const sources = target ? operands : operands.slice(0, -1);
+    const dest = target ?? operands.at(-1);
     this.removal(sources, true, what);
-    if (intoDir < 0) this.overwrite(operands.slice(-1), what);
+    if (dest) this.place(sources, dest, what, target !== undefined || options.includes('-T') === false);
+  }
+
+  private copy(base: string, args: Word[]): void {
+    const { options, operands, target } = splitTarget(args);
+    const what = `${base} ${args.map((a) => a.text).join(' ')}`.slice(0, 80);
+    if (base === 'install' && options.some((o) => o === '-d' || o === '--directory')) return this.overwrite(operands, what);
+    const sources = target ? operands : operands.slice(0, -1);
+    const dest = target ?? operands.at(-1);
+    if (base === 'ln' || base === 'link') {
+      // A link to a protected file is a second name for it: writing through it writes the file.
+      for (const s of sources) {
+        const symbolic = options.some((o) => /^-[a-zA-Z]*s/.test(o) || o === '--symbolic');
+        const from = symbolic && dest && !isAbsolute(s.text) ? { ...s, text: join(dirname(dest.text), s.text) } : s;
+        // A link to a protected file, or to a directory holding one, is a second name for it.
+        for (const t of this.hits(from, true, true)) this.add({ lock: t.lock, what: `${what} (links to a protected path)` });
+        if (symbolic && !s.dynamic && dest && !isAbsolute(s.text)) for (const t of this.hits(s, true, true)) this.add({ lock: t.lock, what: `${what} (links to a protected path)` });
+      }
+    }
+    if (base === 'rsync' && options.some((o) => /^--remove-source-files$/.test(o))) this.removal(sources, false, what);
+    if (dest) this.place(sources, dest, what, true);
+  }
+
+  /** `cp a b dir/`: the destination itself, and (when it may be a directory) each source's name inside it. */
+  private place(sources: Word[], dest: Word, what: string, mayBeDir: boolean): void {
+    this.overwrite([dest], what);
+    if (!mayBeDir || dest.dynamic) return;
+    for (const s of sources) {
+      // `src/.`, `src/` (rsync) and globs copy contents the guard cannot name.
+      const name = s.dynamic || s.glob || /(^|\/)\.?\/?$/.test(s.text) || s.text.endsWith('/') ? '' : basename(s.text);
+      if (name === '') {
+        // An unknown name placed in a protected directory (`cp "$x" .leopold/`).
+        for (const t of this.receives(dest)) this.add({ lock: t.lock, what: `${what} (files it cannot name, into a protected directory)` });
+        continue;
+      }
+      this.overwrite([{ ...dest, text: `${dest.text.replace(/\/+$/, '')}/${name}` }], what);
+    }
   }
 
   private writers(base: string, args: Word[]): void {
-    const { options, operands } = splitOptions(args);
+    const { operands } = splitOptions(args);
     const what = `${base} ${args.map((a) => a.text).join(' ')}`.slice(0, 80);
     if (base === 'dd') {
       const of = args.find((a) => a.text.startsWith('of='));
       if (of) this.overwrite([{ ...of, text: of.text.slice(3) }], what);
       return;
     }
-    if ((base === 'sed' || base === 'perl') && !options.some((o) => /^-[a-zA-Z]*i|^--in-place/.test(o))) return;
-    const targets = base === 'cp' || base === 'install' || base === 'ln' || base === 'rsync' ? operands.slice(-1) : operands;
-    this.overwrite(targets, what);
+    if (base === 'chmod' || base === 'chown' || base === 'chgrp' || base === 'setfacl' || base === 'chattr') return this.overwrite(operands.slice(1), what);
+    if (base === 'truncate') {
+      const values = new Set<number>();
+      args.forEach((a, i) => {
+        if (a.text === '-s' || a.text === '-r' || a.text === '--size' || a.text === '--reference') values.add(i + 1);
+      });
+      return this.overwrite(args.filter((a, i) => !values.has(i) && !a.text.startsWith('-')), what);
+    }
+    this.overwrite(operands, what);
   }
 
   private changeDir(args: Word[]): void {
     const target = args.find((a) => !a.text.startsWith('-') || a.text === '-');
     if (!target || target.dynamic || target.text === '-' || target.glob) {
       this.cwds.unknown = true;
-      if (!target) this.cwds.dirs.push(this.cwds.home);
+      if (!target && this.cwds.dirs.length < MAX_CWDS) this.cwds.dirs.push(this.cwds.home);
       return;
     }
     const text = target.text === '~' ? this.cwds.home : target.text.startsWith('~/') ? join(this.cwds.home, target.text.slice(2)) : target.text;
     for (const d of [...this.cwds.dirs]) {
+      if (this.cwds.dirs.length >= MAX_CWDS) {
+        // Too many places a chain of cd may have reached: judge relative paths by name from here on.
+        this.cwds.unknown = true;
+        return;
+      }
       const next = resolve(d, text);
       if (!this.cwds.dirs.includes(next)) this.cwds.dirs.push(next);
     }
   }
 
-  /** `find DIR … -delete` / `-exec rm {} ;` over the kill switch, and `-exec` commands. */
+  /** `find DIR … -delete` / `-exec rm {} ;` over a protected path, and `-exec` commands. */
   private find(args: Word[]): void {
     let i = 0;
     const starts: Word[] = [];
@@ -276,45 +585,119 @@ class Walk implements WalkApi {
         const p = args[++i];
         if (p) names.push({ pattern: p.text, glob: true });
       } else if (['-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex'].includes(t)) otherTest = true;
-      else if (['-exec', '-execdir', '-ok', '-okdir'].includes(t)) {
+      else if (['-fprint', '-fprint0', '-fprintf', '-fls'].includes(t)) {
+        const f = args[++i];
+        if (f) this.overwrite([f], `find ${t} ${f.text}`);
+      } else if (['-exec', '-execdir', '-ok', '-okdir'].includes(t)) {
         const inner: Word[] = [];
-        for (i++; i < args.length && args[i]!.text !== ';' && args[i]!.text !== '+'; i++) inner.push(args[i] as Word);
+        for (i++; i < args.length && args[i]!.text !== ';' && args[i]!.text !== '+'; i++) {
+          const w = args[i] as Word;
+          inner.push(w.text.includes('{}') ? { ...w, text: w.text.replace(/\{\}/g, ''), dynamic: true } : w);
+        }
         const innerBase = (inner[0]?.text.split('/').pop() ?? '').toLowerCase();
         if (REMOVERS.has(innerBase) || innerBase === 'mv') removes = true;
+        if (inner.some((w) => w.dynamic) && /^(cp|mv|ln|install|tee|dd|touch|truncate|rsync)$/.test(innerBase) && /\.leopold|\.claude|node_modules|\.git\b/.test(this.source)) {
+          this.add({ lock: 'self', what: `find -exec ${innerBase} with paths found at run time, in a command that names a protected directory` });
+        }
         this.argv(inner, {});
       }
     }
     if (!removes) return;
     const what = `find ${args.map((a) => a.text).join(' ')}`.slice(0, 80);
-    for (const [target, lock] of [
-      [this.stopPath, 'stop'],
-      [this.guardrailsPath, 'guardrails'],
-    ] as const) {
-      const leaf = target.split('/').pop() as string;
-      const named = otherTest || names.length === 0 || names.some((n) => nameMatches(n.pattern, leaf, n.glob) || nameMatches(n.pattern, '.leopold', n.glob));
-      if (named && starts.some((s) => operandTargets(s, target, true, this.cwds))) this.add({ lock, what });
+    for (const target of this.targets) {
+      const leaf = target.path.split('/').pop() as string;
+      const dir = target.path.split('/').at(-2) as string;
+      const named = otherTest || names.length === 0 || names.some((n) => nameMatches(n.pattern, leaf, n.glob) || nameMatches(n.pattern, dir, n.glob));
+      if (named && starts.some((s) => operandHits(s, [target], true, true, this.cwds, this.ctx.realpath).length > 0)) this.add({ lock: target.lock, what });
     }
   }
 
+  private hits(word: Word, removal: boolean, recursive: boolean, extraDir?: string): Target[] {
+    this.budget.spend();
+    return operandHits(word, this.targets, removal, recursive, this.withDir(extraDir), this.ctx.realpath);
+  }
+
+  /** The targets a file of unknown name lands on when placed in directory `dir`. */
+  receives(dir: Word): Target[] {
+    if (dir.dynamic) return this.hits(dir, false, false);
+    if (this.cwds.unknown && !isAbsolute(dir.text)) return this.targets.filter((t) => t.on === 'any' && basename(dirname(t.path)).toLowerCase() === basename(dir.text).toLowerCase());
+    const paths = isAbsolute(dir.text) ? [dir.text] : this.cwds.dirs.map((d) => resolve(d, dir.text));
+    return this.targets.filter((t) => paths.some((p) => dirReceives(p, t) || (this.ctx.realpath !== undefined && dirReceives(this.ctx.realpath(p), t))));
+  }
+
+  /** Does directory `dir` hold a protected target at any depth (where an archive may write)? */
+  holds(dir: Word): boolean {
+    return this.hits(dir, true, true).some((t) => t.on === 'any');
+  }
+
   removal(words: Word[], recursive: boolean, what: string, extraDir?: string): void {
-    const cwds = this.withDir(extraDir);
-    if (words.some((w) => operandTargets(w, this.stopPath, recursive, cwds))) this.add({ lock: 'stop', what });
-    if (words.some((w) => operandTargets(w, this.guardrailsPath, recursive, cwds))) this.add({ lock: 'guardrails', what });
+    for (const w of words) {
+      if (w.dynamic && w.text === '') {
+        this.unjudged(`${what}: removes a path computed at run time; write the path out literally`);
+        continue;
+      }
+      for (const t of this.hits(w, true, recursive, extraDir)) this.add({ lock: t.lock, what });
+      this.noteWrite(w, extraDir);
+    }
   }
 
   overwrite(words: Word[], what: string, extraDir?: string): void {
-    const cwds = this.withDir(extraDir);
-    if (words.some((w) => !(w.dynamic && w.text === '') && operandTargets(w, this.guardrailsPath, false, cwds))) this.add({ lock: 'guardrails', what });
+    for (const w of words) {
+      if (w.dynamic && w.text === '') {
+        this.unjudged(`${what}: writes a path computed at run time; write the path out literally`);
+        continue;
+      }
+      for (const t of this.hits(w, false, false, extraDir)) this.add({ lock: t.lock, what });
+      this.noteWrite(w, extraDir);
+    }
+  }
+
+  pathspecs(words: Word[], what: string, extraDir?: string): void {
+    for (const w of words) {
+      if (w.dynamic && w.text === '') {
+        this.unjudged(`${what}: a path or revision computed at run time could restore a protected file; write it out literally`);
+        continue;
+      }
+      for (const t of this.hits(w, true, true, extraDir)) if (t.lock !== 'commit' && t.lock !== 'stop') this.add({ lock: t.lock, what });
+      this.noteWrite(w, extraDir);
+    }
+  }
+
+  /** Records what the command writes, for the TOCTOU check in finish(). */
+  noteWrite(w: Word, extraDir?: string): void {
+    if (w.dynamic || w.glob || this.cwds.unknown) {
+      this.unknownWrites++;
+      return;
+    }
+    for (const d of this.withDir(extraDir).dirs) this.written.add(resolve(d, w.text.startsWith('~/') ? join(this.cwds.home, w.text.slice(2)) : w.text).toLowerCase());
+  }
+
+  /** The command writes files it does not name (an archive, a patch, interpreter code). */
+  writesUnknown(): void {
+    this.unknownWrites++;
   }
 
   private withDir(extraDir: string | undefined): Cwds {
     if (!extraDir) return this.cwds;
     return { ...this.cwds, dirs: [...this.cwds.dirs, ...this.cwds.dirs.map((d) => resolve(d, extraDir))] };
   }
+
+  /** Locks for paths by kind, for runners that judge whole directories (`tar -C dir`). */
+  lockOf(t: Target): Lock {
+    return t.lock;
+  }
+}
+
+/** A short rendering of a command for a finding. */
+export function shown(words: Word[]): string {
+  return words
+    .map((w) => (w.dynamic ? `${w.text}…` : w.text))
+    .join(' ')
+    .slice(0, 80);
 }
 
 /** Options and operands of a coreutils-style command (`--` ends options). */
-function splitOptions(args: Word[]): { options: string[]; operands: Word[] } {
+export function splitOptions(args: Word[]): { options: string[]; operands: Word[] } {
   const options: string[] = [];
   const operands: Word[] = [];
   let done = false;
@@ -326,8 +709,29 @@ function splitOptions(args: Word[]): { options: string[]; operands: Word[] } {
   return { options, operands };
 }
 
+/** Like splitOptions, plus `-t DIR` / `--target-directory=DIR` (and their value). */
+function splitTarget(args: Word[]): { options: string[]; operands: Word[]; target?: Word } {
+  const options: string[] = [];
+  const operands: Word[] = [];
+  let target: Word | undefined;
+  let done = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as Word;
+    if (!done && a.text === '--') done = true;
+    else if (!done && (a.text === '-t' || a.text === '--target-directory')) target = args[++i];
+    else if (!done && a.text.startsWith('--target-directory=')) target = { ...a, text: a.text.slice(19) };
+    else if (!done && /^-[a-zA-Z]*t./.test(a.text) && !a.text.startsWith('--')) {
+      options.push(a.text);
+      target = { ...a, text: a.text.slice(a.text.indexOf('t') + 1) };
+    } else if (!done && /^(-S|--suffix|-m|--mode|-o|--owner|-g|--group)$/.test(a.text)) i++;
+    else if (!done && a.text.startsWith('-') && a.text.length > 1 && !a.dynamic) options.push(a.text);
+    else operands.push(a);
+  }
+  return { options, operands, target };
+}
+
 /** What `echo`, `printf` or `cat` (of a here-document) print, when it is known. */
-function outputOf(cmd: SimpleCommand): { text: string; dynamic: boolean } | null {
+export function outputOf(cmd: SimpleCommand): { text: string; dynamic: boolean } | null {
   const [name, ...args] = cmd.words;
   const base = name?.text.split('/').pop();
   const dynamic = args.some((a) => a.dynamic);
@@ -340,9 +744,10 @@ function outputOf(cmd: SimpleCommand): { text: string; dynamic: boolean } | null
     let text = (format?.text ?? '').replace(/\\n/g, '\n').replace(/\\t/g, '\t');
     let k = 0;
     text = text.replace(/%[-0-9.]*[sbdq]/g, () => values[k++]?.text ?? '');
-    return { text: [text, ...values.slice(k).map((v) => v.text)].join('\n'), dynamic };
+    return { text: [text, ...values.slice(k).map((v) => v.text)].join('\n'), dynamic: dynamic || /\\[0-7x]|%[^sbdq%]/.test(format?.text ?? '') };
   }
   if ((base === 'cat' || base === 'tee') && cmd.stdin && args.length === 0) return cmd.stdin;
-  if (cmd.stdin === null && args.length === 0 && name === undefined) return null;
   return null;
 }
+
+void globMatch;

@@ -1,5 +1,8 @@
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { GIT_REF_PATHS, HOOK_CODE, LEOPOLD_PROTECTED, SETTINGS_PROTECTED } from '../../../lock/paths.js';
+import type { Lock } from '../findings.js';
 import type { Word } from '../shell/types.js';
+import { globMatch } from './glob.js';
 
 /** Where relative paths may be resolved from: every directory a `cd` may have reached. */
 export interface Cwds {
@@ -9,30 +12,42 @@ export interface Cwds {
   home: string;
 }
 
-/** A shell glob (`*`, `?`, `[…]`) as an anchored, case-insensitive regular expression. */
-export function globRegExp(glob: string): RegExp {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i] as string;
-    if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else if (c === '[') {
-      const end = glob.indexOf(']', i + 2);
-      if (end < 0) re += '\\[';
-      else {
-        const body = glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
-        re += `[${body}]`;
-        i = end;
-      }
-    } else re += c.replace(/[.+^${}()|\\/]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`, 'i');
+/** More directories than this after `cd`s: stop tracking them and judge by name (no exponential path sets). */
+export const MAX_CWDS = 16;
+
+/** One path the run lock protects, the lock it maps to, and which actions on it count. */
+export interface Target {
+  path: string;
+  lock: Lock;
+  /** `remove`: only removing or moving it counts (the kill switch may be created or rewritten). */
+  on: 'remove' | 'any';
+  /** A directory whose whole contents are protected (the hooks' code, .git/refs). */
+  tree: boolean;
 }
 
-/** Does `name` match `pattern` (literal or glob), ignoring case as macOS file systems do? */
-export function nameMatches(pattern: string, name: string, glob: boolean): boolean {
-  return glob ? globRegExp(pattern).test(name) : pattern.toLowerCase() === name.toLowerCase();
+/**
+ * The protected paths of the project whose `.leopold/` is `leopoldDir`, from the lock's one
+ * list (runtime/lock/paths.ts): the kill switch, the guardrails, the user's tokens and the
+ * arm record, the host settings, the hooks' code, and what git keeps refs and hooks in.
+ */
+export function protectedTargets(leopoldDir: string): Target[] {
+  const root = dirname(leopoldDir);
+  const targets: Target[] = LEOPOLD_PROTECTED.map((name) => ({
+    path: join(leopoldDir, name),
+    lock: name === 'STOP' ? 'stop' : name === 'GUARDRAILS.md' ? 'guardrails' : 'self',
+    on: name === 'STOP' ? 'remove' : 'any',
+    tree: false,
+  }));
+  for (const p of SETTINGS_PROTECTED) targets.push({ path: join(root, p), lock: 'self', on: 'any', tree: false });
+  for (const p of HOOK_CODE) targets.push({ path: join(root, p), lock: 'self', on: 'any', tree: !p.includes('.bin') });
+  for (const p of GIT_REF_PATHS) targets.push({ path: join(root, p), lock: 'commit', on: 'any', tree: p === '.git/refs' });
+  // Git runs hooks and reads config (aliases, hooksPath) from here: writing them is running git.
+  targets.push({ path: join(root, '.git', 'hooks'), lock: 'commit', on: 'any', tree: true });
+  targets.push({ path: join(root, '.git', 'config'), lock: 'commit', on: 'any', tree: false });
+  return targets;
 }
+
+const slash = (p: string) => p.split(sep).join('/');
 
 function expandTilde(text: string, home: string): string {
   if (text === '~') return home;
@@ -40,36 +55,102 @@ function expandTilde(text: string, home: string): string {
   return text;
 }
 
+const lower = (p: string) => slash(p).toLowerCase();
+const within = (path: string, dir: string) => lower(path).startsWith(`${lower(dir)}/`);
+
 /**
- * Would operand `word` name `target` (an absolute path), or — when `recursive` — a
- * directory holding it? Globs are matched against the target and its ancestors; a
- * computed operand counts when its known text mentions the target's name.
+ * Does `path` (absolute) hit `t`? It is the target, inside a protected tree, or — when the
+ * action is a recursive removal or a move — a directory holding the target.
  */
-export function operandTargets(word: Word, target: string, recursive: boolean, cwds: Cwds): boolean {
+export function pathHits(path: string, t: Target, removal: boolean, recursive: boolean): boolean {
+  if (t.on === 'remove' && !removal) return false;
+  if (lower(path) === lower(t.path)) return true;
+  if (t.tree && within(path, t.path)) return true;
+  return removal && recursive && within(t.path, path);
+}
+
+/** Is `dir` (absolute) the directory a target sits in, or inside a protected tree? (Where an unnamed file would land.) */
+export function dirReceives(dir: string, t: Target): boolean {
+  if (t.on === 'remove') return false;
+  return lower(dirname(t.path)) === lower(dir) || (t.tree && (lower(t.path) === lower(dir) || within(dir, t.path)));
+}
+
+/** A glob operand (absolute pattern) against a target: the target, its contents, or (recursive) an ancestor. */
+function globHits(pattern: string, t: Target, removal: boolean, recursive: boolean): boolean {
+  if (t.on === 'remove' && !removal) return false;
+  const pat = slash(pattern);
+  const target = slash(t.path);
+  if (globMatch(pat, target)) return true;
+  const pSegs = pat.split('/');
+  const tSegs = target.split('/');
+  if (t.tree && pSegs.length > tSegs.length && globMatch(pSegs.slice(0, tSegs.length).join('/'), target)) return true;
+  if (removal && recursive && pSegs.length < tSegs.length && globMatch(pat, tSegs.slice(0, pSegs.length).join('/'))) return true;
+  return false;
+}
+
+/** Names whose mention in a computed operand ties it to a target. */
+function namesOf(t: Target): string[] {
+  const name = basename(t.path);
+  return name === 'leopold' ? ['leopold'] : [name, '.leopold'];
+}
+
+/**
+ * The targets operand `word` would hit. Literal operands are resolved against every
+ * directory a `cd` may have reached (and through symlinks, by `realpath`); globs are
+ * matched without backtracking; a computed operand counts when its known text names a
+ * target (a fully computed one is the caller's to judge).
+ */
+export function operandHits(word: Word, targets: readonly Target[], removal: boolean, recursive: boolean, cwds: Cwds, realpath?: (p: string) => string): Target[] {
   const text = word.text;
-  const name = basename(target);
-  if (word.dynamic && (text === '' || text.toLowerCase().includes(name.toLowerCase()) || text.includes('.leopold'))) return true;
-  const candidates = [target];
-  if (recursive) for (let d = dirname(target); ; d = dirname(d)) {
-    candidates.push(d);
-    if (dirname(d) === d) break;
+  if (word.dynamic) {
+    const t = text.toLowerCase();
+    return targets.filter((target) => (target.on === 'any' || removal) && namesOf(target).some((n) => t.includes(n.toLowerCase())));
   }
   const expanded = expandTilde(text, cwds.home);
   const bases = isAbsolute(expanded) ? ['/'] : cwds.dirs;
+  const hits = new Set<Target>();
   for (const base of bases) {
     const path = resolve(base, expanded);
-    if (word.glob) {
-      const re = globRegExp(path.split(sep).join('/'));
-      if (candidates.some((c) => re.test(c.split(sep).join('/')))) return true;
-    } else if (candidates.some((c) => c.toLowerCase() === path.toLowerCase())) return true;
+    for (const t of targets) {
+      if (word.glob ? globHits(path, t, removal, recursive) : pathHits(path, t, removal, recursive)) hits.add(t);
+    }
+    if (!word.glob && realpath) {
+      const real = realpath(path);
+      if (real !== path) for (const t of targets) if (pathHits(real, t, removal, recursive)) hits.add(t);
+    }
   }
   if (cwds.unknown && !isAbsolute(expanded)) {
-    // After a computed `cd`, judge by name: `STOP`, `.leopold/STOP`, `.leopold` (recursive).
+    // After a computed `cd`, judge by the last names: `STOP`, `.leopold/STOP`, `.leopold` (recursive).
     const parts = expanded.split('/').filter((p) => p !== '' && p !== '.');
     const last = parts.at(-1) ?? '';
     const parent = parts.at(-2);
-    if (nameMatches(last, name, word.glob) && (parent === undefined || nameMatches(parent, basename(dirname(target)), word.glob))) return true;
-    if (recursive && nameMatches(last, basename(dirname(target)), word.glob)) return true;
+    const same = (pattern: string, name: string) => (word.glob ? globMatch(pattern, name) : pattern.toLowerCase() === name.toLowerCase());
+    for (const t of targets) {
+      if (t.on === 'remove' && !removal) continue;
+      const leaf = basename(t.path);
+      const dir = basename(dirname(t.path));
+      if (same(last, leaf) && (parent === undefined || same(parent, dir))) hits.add(t);
+      if (removal && recursive && same(last, dir)) hits.add(t);
+    }
   }
-  return false;
+  return [...hits];
+}
+
+/** Does a literal or glob `name` match `leaf`? (find -name) */
+export function nameMatches(pattern: string, name: string, glob: boolean): boolean {
+  return glob ? globMatch(pattern, name) : pattern.toLowerCase() === name.toLowerCase();
+}
+
+/** Text that names a protected file (for code and files the guard reads but cannot run): the targets it names. */
+export function namedTargets(text: string, targets: readonly Target[]): Target[] {
+  const hits: Target[] = [];
+  for (const t of targets) {
+    const name = basename(t.path);
+    const rel = slash(t.path).split('/').slice(-2).join('/');
+    if (t.lock === 'stop' || t.lock === 'commit') continue; // judged by removal mentions and git rules
+    const re = name === 'leopold' ? /node_modules[\\/](?:\.bin[\\/])?leopold\b/i : new RegExp(`(?:^|[^A-Za-z0-9_])${name.replace(/\./g, '\\.')}(?![A-Za-z0-9_])`, 'i');
+    // GUARDRAILS.md and lock.json are common names: they count beside a `.leopold` mention.
+    if (re.test(text) && (name === 'leopold' || text.toLowerCase().includes(rel.split('/')[0]!.toLowerCase()) || /ALLOW_/.test(name))) hits.push(t);
+  }
+  return hits;
 }

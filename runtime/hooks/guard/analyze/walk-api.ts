@@ -4,14 +4,22 @@ import type { Word } from '../shell/types.js';
 /** What the per-command analysers (git, wrappers) may ask of the walk that drives them. */
 export interface WalkApi {
   add(finding: Finding): void;
+  /** Something the guard cannot see through: denied, never lifted. */
+  unjudged(what: string): void;
   /** Analyse a script the command would run (`bash -c`, eval, a `!` alias, a here-doc). */
-  script(text: string, dynamic: boolean): void;
+  script(text: string, dynamic: boolean, what?: string): void;
+  /** The net for code the guard cannot run (hook values, inline interpreter code). */
+  codeNet(code: string, what: string, backticksRun?: boolean): void;
+  /** Records a write of files the guard cannot name (for the TOCTOU check). */
+  writesUnknown(): void;
   /** The fail-closed net over the whole tool call, for something computed at run time. */
   mention(why: string): void;
   /** Analyse an argv the command would execute (wrappers, `find -exec`). */
   argv(words: Word[], opts: ArgvOptions): void;
   /** Removal of these operands (recursive or not): the kill switch and GUARDRAILS.md. */
   removal(words: Word[], recursive: boolean, what: string, extraDir?: string): void;
+  /** Git pathspecs (checkout, restore, reset): these paths, or what is under these directories, are rewritten. */
+  pathspecs(words: Word[], what: string, extraDir?: string): void;
   /** These operands are written or replaced: GUARDRAILS.md. */
   overwrite(words: Word[], what: string, extraDir?: string): void;
   /** A persisted git alias (repository or user config), if the fs edge can find one. */
@@ -27,4 +35,6 @@ export interface ArgvOptions {
   unknownTrailing?: boolean;
   /** Variables set for this command only (`env X=1`, `sudo X=1`). */
   assignments?: Map<string, string | null>;
+  /** xargs -I/-i: this string in an argument is replaced by input at run time. */
+  replace?: string;
 }

@@ -18,6 +18,8 @@ interface WrapperSpec {
   trailing?: boolean;
 }
 
+const UNSHARE_VALUES = ['-S', '--setuid', '-G', '--setgid', '-R', '--root', '-w', '--wd', '--propagation', '--map-user', '--map-group', '--map-users', '--map-groups', '--kill-child', '-l', '--load-interp'];
+
 export const WRAPPERS: Record<string, WrapperSpec> = {
   env: { withValue: ['-u', '--unset', '-C', '--chdir', '-P', '-S', '--split-string', '-a', '--argv0'], assignments: true, split: ['-S', '--split-string'] },
   sudo: {
@@ -53,12 +55,25 @@ export const WRAPPERS: Record<string, WrapperSpec> = {
   flock: { withValue: ['-w', '--timeout', '-E', '--conflict-exit-code'], skip: 1, script: ['-c', '--command'] },
   su: { withValue: ['-s', '--shell', '-g', '--group', '-G', '--supp-group', '-w', '--whitelist-environment'], script: ['-c', '--command'] },
   runuser: { withValue: ['-u', '--user', '-s', '--shell', '-g', '--group', '-G', '--supp-group', '-w'], script: ['-c', '--command'] },
+  unshare: { withValue: UNSHARE_VALUES },
+  nsenter: { withValue: ['-t', '--target', '-S', '--setuid', '-G', '--setgid', '--user-parent', '-W', '--wdns'] },
+  chroot: { withValue: ['--userspec', '--groups'], skip: 1 },
+  strace: { withValue: ['-e', '-o', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-P', '-S', '-X', '--output', '--signal', '--trace', '--user'], noRun: ['-p', '--attach'] },
+  ltrace: { withValue: ['-e', '-o', '-p', '-s', '-u', '-a', '-A', '-D', '-l', '-n', '-w', '-x', '-F', '--output'], noRun: ['-p'] },
+  sg: { withValue: [], skip: 1, script: ['-c'] },
+  prlimit: { withValue: ['-p', '--pid', '-o', '--output'] },
+  'systemd-run': { withValue: ['-u', '--unit', '-p', '--property', '-E', '--setenv', '--uid', '--gid', '--slice', '-M', '--machine', '--description'] },
+  catchsegv: { withValue: [] },
+  valgrind: { withValue: [] },
+  faketime: { withValue: ['-f'], skip: 1 },
+  fakeroot: { withValue: ['-l', '--lib', '--faked', '-s', '-i'] },
+  proot: { withValue: ['-r', '-b', '-w', '-q'] },
   script: { withValue: ['-E', '--echo', '-I', '--log-in', '-O', '--log-out', '-B', '--log-io', '-T', '--log-timing', '-m', '--logging-format'], script: ['-c', '--command'] },
 };
 
 /** What a wrapper runs: an argv, a script, or nothing (it only inspects). */
 export type Unwrapped =
-  | { kind: 'argv'; words: Word[]; assignments: Map<string, string | null>; trailing: boolean }
+  | { kind: 'argv'; words: Word[]; assignments: Map<string, string | null>; trailing: boolean; replace?: string }
   | { kind: 'script'; text: string; dynamic: boolean }
   | { kind: 'none' };
 
@@ -68,6 +83,7 @@ const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
 export function unwrap(name: string, args: Word[]): Unwrapped {
   const spec = WRAPPERS[name] as WrapperSpec;
   const assignments = new Map<string, string | null>();
+  let replace: string | undefined;
   let words = args;
   let i = 0;
   if (spec.script) {
@@ -109,11 +125,16 @@ export function unwrap(name: string, args: Word[]): Unwrapped {
       words = [...words.slice(0, i), ...extra, ...words.slice(i + consumed)];
       continue;
     }
+    if (name === 'xargs' && (opt === '-I' || t.startsWith('-I') || t === '-i' || t.startsWith('--replace'))) replace = t === '-I' ? (words[i + 1]?.text ?? '{}') : t.startsWith('-I') ? t.slice(2) : '{}';
     if (spec.withValue.includes(opt) && !(t.startsWith('--') && eq > 0)) i += 2;
     else i++;
   }
   i += spec.skip ?? 0;
-  const rest = words.slice(i);
+  let rest = words.slice(i);
   if (name === 'xargs' && rest.length === 0) return { kind: 'none' };
-  return { kind: 'argv', words: rest, assignments, trailing: spec.trailing === true };
+  if (replace !== undefined) {
+    const r = replace;
+    rest = rest.map((w) => (w.text.includes(r) ? { ...w, text: w.text.split(r).join(''), dynamic: true } : w));
+  }
+  return { kind: 'argv', words: rest, assignments, trailing: spec.trailing === true, replace };
 }

@@ -1,3 +1,4 @@
+import { Budget } from './budget.js';
 import { expandBraces } from './braces.js';
 import { ShellParseError, type Redirect, type ShellScript, type SimpleCommand, type Word } from './types.js';
 
@@ -12,13 +13,46 @@ import { ShellParseError, type Redirect, type ShellScript, type SimpleCommand, t
  * Throws ShellParseError on input bash would reject (unterminated quotes, unbalanced
  * parentheses) or on nesting deeper than MAX_DEPTH; the guard then fails closed.
  */
-export function parseShell(src: string, vars: Map<string, string | null> = new Map()): ShellScript {
-  const commands: SimpleCommand[] = [];
-  const parser = new Parser(src, commands, vars, 0);
-  parser.parseList(null);
-  parser.finishHeredocs();
-  return { commands };
+export function parseShell(src: string, vars: Map<string, string | null> = new Map(), budget: Budget = new Budget(Number.MAX_SAFE_INTEGER)): ShellScript {
+  // Pass 1 collects every assignment in the script; pass 2 substitutes only variables
+  // whose value is known literally whatever order the shell runs things in (loops,
+  // functions): assigned once, to literal text, and not also set by `read` and the like.
+  const seen: Seen = { values: new Map(), unreliable: false };
+  const first = new Parser(src, [], vars, 0, undefined, budget, seen);
+  first.parseList(null);
+  first.finishHeredocs();
+  const known = new Map(vars);
+  for (const [name, values] of seen.values) {
+    const outer = vars.get(name);
+    const only = values.size === 1 ? [...values][0] : null;
+    known.set(name, only !== null && only !== undefined && (outer === undefined || outer === only) ? only : null);
+  }
+  // Pass 2 may find `eval`/`source` behind a variable (`e=eval; $e …`) that pass 1 could
+  // not name: then no variable is known, and it runs again.
+  for (let unreliable = seen.unreliable; ; unreliable = true) {
+    if (unreliable) for (const name of new Set([...known.keys(), ...seen.values.keys()])) known.set(name, null);
+    const check: Seen = { values: new Map(), unreliable: false };
+    const commands: SimpleCommand[] = [];
+    const parser = new Parser(src, commands, known, 0, undefined, budget, check, unreliable);
+    parser.parseList(null);
+    parser.finishHeredocs();
+    if (unreliable || !check.unreliable) return { commands, vars: known, unreliable };
+  }
 }
+
+/** What pass 1 saw: each assigned name's values (null: not literal), and whether any variable can change behind the parser's back. */
+interface Seen {
+  values: Map<string, Set<string | null>>;
+  /** `eval`, `source`, `.`, `trap` or a computed command may assign anything. */
+  unreliable: boolean;
+}
+
+/** Longer variable values are treated as unknown (doubling assignments cannot blow up). */
+const MAX_VALUE_CHARS = 1 << 16;
+/** Commands that set the variables they name from input the parser cannot see. */
+const READERS = new Set(['read', 'mapfile', 'readarray', 'getopts', 'printf', 'wait', 'let']);
+/** Commands that run text in the current shell, so they may assign any variable. */
+const SAME_SHELL = new Set(['eval', 'source', '.', 'trap']);
 
 /** Nesting beyond this is not something a person or agent writes: refuse it. */
 export const MAX_DEPTH = 48;
@@ -61,10 +95,18 @@ class Parser {
     readonly out: SimpleCommand[],
     readonly vars: Map<string, string | null>,
     readonly depth: number,
-    aliases?: Map<string, string>,
+    aliases: Map<string, string> | undefined,
+    readonly budget: Budget,
+    readonly seen: Seen | null,
+    readonly allUnknown = false,
   ) {
     if (depth > MAX_DEPTH) throw new ShellParseError('nesting too deep');
     this.aliases = aliases ?? new Map();
+    budget.spend(1 + (depth === 0 ? src.length >> 8 : 0));
+  }
+
+  private child(src: string): Parser {
+    return new Parser(src, this.out, this.vars, this.depth + 1, this.aliases, this.budget, this.seen, this.allUnknown);
   }
 
   private get eof(): boolean {
@@ -173,7 +215,7 @@ class Parser {
 
   /** A parser for a nested level on the same source (shares position through parseListInto). */
   private nested(): Parser {
-    const p = new Parser(this.src, this.out, this.vars, this.depth + 1, this.aliases);
+    const p = this.child(this.src);
     p.pos = this.pos;
     p.pending = this.pending;
     return p;
@@ -246,6 +288,13 @@ class Parser {
         }
         if (reserved !== null && DISCARDING.has(reserved)) {
           discard = true;
+          // `for NAME in …`: NAME takes values the parser does not follow.
+          const loopVar = reserved === '[[' ? null : /^\s+([A-Za-z_][A-Za-z0-9_]*)/.exec(s.slice(this.pos + reserved.length, this.pos + reserved.length + 128));
+          if (loopVar && this.seen) {
+            const values = this.seen.values.get(loopVar[1] as string) ?? new Set();
+            values.add(null);
+            this.seen.values.set(loopVar[1] as string, values);
+          }
           if (reserved === '[[') discardUntil = ']]';
         }
       }
@@ -268,7 +317,7 @@ class Parser {
       }
       if (cmd.words.length === 0 && first && !first.quoted && !first.dynamic && this.aliases.has(first.text)) {
         // A shell alias defined earlier in the script: expand it like bash would.
-        const expanded = parseShell(this.aliases.get(first.text) as string, this.vars);
+        const expanded = parseShell(this.aliases.get(first.text) as string, this.vars, this.budget);
         const head = expanded.commands.at(-1);
         for (const inner of expanded.commands.slice(0, -1)) this.out.push(inner);
         if (head) {
@@ -287,24 +336,39 @@ class Parser {
     return cmd;
   }
 
-  /** Tracks variables and aliases the script defines, so later `$g` or `g` resolve. */
+  /** Tracks aliases the script defines, and (pass 1) every variable it assigns. */
   private remember(cmd: SimpleCommand): void {
-    const set = (name: string, value: Word) => this.vars.set(name, value.dynamic ? null : value.text);
+    this.budget.spend();
+    const set = (name: string, value: Word | null) => {
+      if (!this.seen) return;
+      const values = this.seen.values.get(name) ?? new Set();
+      values.add(value === null || value.dynamic || value.text.length > MAX_VALUE_CHARS ? null : value.text);
+      this.seen.values.set(name, values);
+    };
     for (const a of cmd.assignments) set(a.name, a.value);
     const name = cmd.words[0];
-    if (!name || name.dynamic) return;
-    if (DECLARERS.has(name.text)) {
+    if (!name) return;
+    if (name.dynamic) return; // the walk denies a computed program name
+
+    if (SAME_SHELL.has(name.text)) {
+      if (this.seen) this.seen.unreliable = true;
+    } else if (DECLARERS.has(name.text)) {
+      const nameref = cmd.words.some((w) => /^-[a-zA-Z]*n/.test(w.text));
       for (const w of cmd.words.slice(1)) {
         const m = ASSIGNMENT.exec(w.text);
-        if (m) set(m[1] as string, { ...w, text: w.text.slice(m[0].length) });
+        if (m) set(m[1] as string, nameref ? null : { ...w, text: w.text.slice(m[0].length) });
+        else if (nameref && !w.text.startsWith('-')) set(w.text, null);
       }
+      if (nameref && this.seen) this.seen.unreliable = true;
+    } else if (READERS.has(name.text)) {
+      for (const w of cmd.words.slice(1)) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.text)) set(w.text, null);
     } else if (name.text === 'alias') {
       for (const w of cmd.words.slice(1)) {
         const eq = w.text.indexOf('=');
         if (eq > 0 && !w.dynamic) this.aliases.set(w.text.slice(0, eq), w.text.slice(eq + 1));
       }
     } else if (name.text === 'unset') {
-      for (const w of cmd.words.slice(1)) this.vars.delete(w.text);
+      for (const w of cmd.words.slice(1)) set(w.text, null);
     }
   }
 
@@ -327,7 +391,8 @@ class Parser {
 
   private readRedirect(cmd: SimpleCommand, op: string): void {
     this.skipBlanks();
-    if (this.eof || /[\n;|&()<>]/.test(this.src[this.pos] as string)) {
+    const procSub = /^[<>]\(/.test(this.src.slice(this.pos, this.pos + 2));
+    if (this.eof || (!procSub && /[\n;|&()<>]/.test(this.src[this.pos] as string))) {
       if (op === '>&' || op === '<&') return;
       this.fail(`missing target after "${op}"`);
     }
@@ -372,7 +437,7 @@ class Parser {
 
   /** An unquoted here-document body: `$…` and backticks expand (and their commands run). */
   private expandHeredoc(body: string): { text: string; dynamic: boolean } {
-    const p = new Parser(body, this.out, this.vars, this.depth + 1, this.aliases);
+    const p = this.child(body);
     const b: Builder = { fields: [], cur: emptyWord(), brace: false, started: false };
     while (!p.eof) {
       const c = body[p.pos] as string;
@@ -438,6 +503,7 @@ class Parser {
 
   /** One word at the cursor, split into fields where unquoted expansions and braces say so. */
   readWord(): Word[] {
+    this.budget.spend();
     const s = this.src;
     const b: Builder = { fields: [], cur: emptyWord(), brace: false, started: false };
     while (this.pos < s.length) {
@@ -502,7 +568,15 @@ class Parser {
     if (!b.started && b.fields.length === 0) return [];
     const fields = [...b.fields, b.cur];
     if (!b.brace) return fields;
-    return fields.flatMap((f) => (f.text.includes(',') || f.text.includes('..') ? expandBraces(f.text).map((text) => ({ ...f, text })) : [f]));
+    this.budget.spend(fields.length * 4);
+    if (fields.some((f) => f.text.length > 4096 || (f.text.match(/\{/g)?.length ?? 0) > 64)) {
+      // Brace expansion of a word this large is quadratic; nobody writes one: its value is unknown.
+      for (const f of fields) f.dynamic = true;
+      return fields;
+    }
+    const expanded = fields.flatMap((f) => (f.text.includes(',') || f.text.includes('..') ? expandBraces(f.text).map((text) => ({ ...f, text })) : [f]));
+    this.budget.spend(expanded.length);
+    return expanded;
   }
 
   private skipArrayLiteral(): void {
@@ -611,11 +685,13 @@ class Parser {
   }
 
   private appendVariable(b: Builder, name: string, inDouble: boolean): void {
-    const value = this.vars.get(name);
+    const value = this.allUnknown ? null : this.vars.get(name);
     if (value === undefined || value === null) {
       b.cur.dynamic = true;
       return;
     }
+    // A changed IFS splits unquoted expansions where the parser cannot follow.
+    if (!inDouble && this.vars.has('IFS')) b.cur.dynamic = true;
     if (inDouble) {
       b.cur.text += value;
       return;
@@ -642,7 +718,7 @@ class Parser {
     const op = /^[#!]?[A-Za-z_0-9@*]+(\[[^\]]*\])?(:?[-=+?]|##?|%%?|\/\/?|\^\^?|,,?|:)(.*)$/s.exec(inner);
     const tail = op ? (op[3] ?? '') : inner;
     if (/[$`]/.test(tail)) {
-      const p = new Parser(tail, this.out, this.vars, this.depth + 1, this.aliases);
+      const p = this.child(tail);
       while (!p.eof) {
         const before = p.pos;
         p.readWord();
@@ -712,7 +788,7 @@ class Parser {
         this.pos++;
       }
     }
-    const p = new Parser(inner, this.out, this.vars, this.depth + 1, this.aliases);
+    const p = this.child(inner);
     p.parseList(null);
     p.finishHeredocs();
     b.cur.dynamic = true;

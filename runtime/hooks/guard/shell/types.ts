@@ -32,6 +32,10 @@ export interface SimpleCommand {
 /** Every simple command of a script, in source order, nested ones included. */
 export interface ShellScript {
   commands: SimpleCommand[];
+  /** What the script's variables are known to hold (null: not known literally). */
+  vars: Map<string, string | null>;
+  /** The script runs `eval`/`source`/`trap` or a computed command: no variable is known. */
+  unreliable: boolean;
 }
 
 /** The script could not be parsed (unterminated quote, unbalanced parentheses, too deep). */
