@@ -43,9 +43,11 @@ export interface LockRecord {
   /** The remotes on this file system, relative to the project, arming made read-only. */
   local_remotes: string[];
   /**
-   * True when the user had no sandbox of their own: arming then also allows writes
-   * everywhere (`/`) and every host (`*`), so the run keeps the freedoms it had before,
-   * minus the lock. A sandbox the user configured is never widened.
+   * True when the user had no sandbox of their own: arming then also allows every host
+   * (`*`), so the run keeps the network it had before, minus the remotes. (Not every path:
+   * with `/` writable the sandbox masks protected names under every temp directory, and
+   * concurrent sessions on one machine race on those masks.) A sandbox the user
+   * configured is never widened.
    */
   widened: boolean;
 }
@@ -86,8 +88,7 @@ const EXCLUDE_END = '# end of the leopold run lock block';
 
 export class LockError extends Error {}
 
-/** What a widened lock allows besides its denials: every path, every host. */
-const ANY_PATH = '/';
+/** What a widened lock allows besides its denials: every host. */
 const ANY_HOST = '*';
 
 /** The paths of one project the lock works on. */
@@ -238,7 +239,7 @@ function withLock(
   const filesystem = objectAt(sandbox.filesystem);
   // The whole project, not only the session's working directory (a session started in a
   // subdirectory must still record into .leopold/); the denied paths stay denied inside it.
-  filesystem.allowWrite = union(stringsAt(filesystem.allowWrite), widen ? [root, ANY_PATH] : [root]);
+  filesystem.allowWrite = union(stringsAt(filesystem.allowWrite), [root]);
   filesystem.denyWrite = union(stringsAt(filesystem.denyWrite), paths);
   sandbox.enabled = true;
   sandbox.allowUnsandboxedCommands = false;
@@ -262,7 +263,7 @@ function withoutLock(settings: Json, root: string, record: LockRecord): Json {
   const remotes = new Set((record.local_remotes ?? []).map((path) => resolve(root, path)));
   filesystem.denyWrite = stringsAt(filesystem.denyWrite).filter((path) => !remotes.has(path));
   if ((filesystem.denyWrite as string[]).length === 0) delete filesystem.denyWrite;
-  const allowWrite = stringsAt(filesystem.allowWrite).filter((path) => (path !== root || record.previous_allow_root === true) && !(record.widened && path === ANY_PATH));
+  const allowWrite = stringsAt(filesystem.allowWrite).filter((path) => path !== root || record.previous_allow_root === true);
   if (allowWrite.length > 0) filesystem.allowWrite = allowWrite;
   else delete filesystem.allowWrite;
   if (Object.keys(filesystem).length > 0) sandbox.filesystem = filesystem;

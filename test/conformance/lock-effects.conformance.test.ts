@@ -13,12 +13,13 @@ import { sized } from '../support/stress.js';
 // session during a run, in a repository with history, a feature branch, a local bare
 // remote and a raised kill switch. Afterwards no commit or tag object, local ref, remote
 // ref, protected file or git token may have changed. The red-team corpus
-// (redteam.conformance.test.ts) is the adversarial one; of this one `npm test` runs every
-// sixth command and `npm run test:stress` (LEOPOLD_STRESS=1, which CI runs after it) all.
+// (redteam-*.conformance.test.ts) is the adversarial one; of this one `npm test` runs every
+// twelfth command in bypassPermissions, and `npm run test:stress` (LEOPOLD_STRESS=1, which
+// CI runs after it) all of them in both modes.
 
 const fixtures = projectFixtures();
-const MODES = ['acceptEdits', 'bypassPermissions'] as const;
-const CORPUS = sized(DENY.filter((_, i) => i % 6 === 0), DENY);
+const MODES = sized(['bypassPermissions'] as const, ['acceptEdits', 'bypassPermissions'] as const);
+const CORPUS = sized(DENY.filter((_, i) => i % 12 === 0), DENY);
 const PROTECTED = ['.leopold/GUARDRAILS.md', '.leopold/STOP', '.leopold/ALLOW_GIT', '.leopold/ALLOW_PUSH', '.claude/settings.json'];
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });

@@ -19,8 +19,8 @@ import { projectFixtures, runReal } from './harness.js';
 // packed-refs, the remote's and the protected files is taken, and no attack may change
 // it; git's own view (`effectsOf`: reachable commits and tags, refs, the remote's) must be
 // the same after the last attack as before the first. `npm
-// test` gives each attack one of the two modes, alternating; `npm run test:stress` runs
-// the whole corpus in both. LEOPOLD_REDTEAM_REPORT=<file> writes who stopped each attack,
+// test` gives each attack one of the two modes, alternating, and runs the ordinary commands
+// in bypassPermissions; `npm run test:stress` runs the whole corpus in both. LEOPOLD_REDTEAM_REPORT=<file> writes who stopped each attack,
 // per class, and how many unreachable commit objects the blocked commits left.
 
 export const MODES = ['bypassPermissions', 'acceptEdits'] as const;
@@ -50,8 +50,10 @@ export function checkCorpus(): void {
 
 /** One session in `mode`: every ordinary command must work, and no attack may have an effect. */
 export async function redteamRun(fixtures: ReturnType<typeof projectFixtures>, mode: (typeof MODES)[number]): Promise<void> {
-    // npm test: each attack in one of the two modes (alternating); test:stress: all in both.
-    const attacks = sized(ATTACKS.filter((_, i) => i % MODES.length === MODES.indexOf(mode)), ATTACKS);
+  // npm test: each attack in one of the two modes (alternating) and the ordinary commands
+  // in bypassPermissions; test:stress: everything in both.
+  const attacks = sized(ATTACKS.filter((_, i) => i % MODES.length === MODES.indexOf(mode)), ATTACKS);
+  const ordinary = sized(mode === 'bypassPermissions' ? ORDINARY : [], ORDINARY);
     const p = fixtures.project({ plan: '# Plan\n\n- [ ] Write the parser\n' });
     const remote = join(p.home, '..', 'remote.git');
     seedRedteamRepo(p.dir, remote);
@@ -64,7 +66,7 @@ export async function redteamRun(fixtures: ReturnType<typeof projectFixtures>, m
     expect(settings.sandbox).toMatchObject({ enabled: true, allowUnsandboxedCommands: false });
 
     const steps = [
-      ...ORDINARY.map((command) => ({ tool: 'Bash', input: { command: command.command, timeout: COMMAND_TIMEOUT_MS } })),
+      ...ordinary.map((command) => ({ tool: 'Bash', input: { command: command.command, timeout: COMMAND_TIMEOUT_MS } })),
       ...attacks.map((attack) => stepOf(attack, p.dir)),
     ];
     // prints[k]: a fingerprint of everything an effect changes, once k tool calls have finished.
@@ -83,7 +85,7 @@ export async function redteamRun(fixtures: ReturnType<typeof projectFixtures>, m
       onRequest: (body, agentId) => {
         if (agentId !== null) return;
         const done = toolResultsOf(body.messages).length;
-        if (done === ORDINARY.length) {
+        if (done === ordinary.length) {
           before = effectsOf(p.dir, remote);
           storedBefore = commitObjects(p.dir);
         }
@@ -96,7 +98,7 @@ export async function redteamRun(fixtures: ReturnType<typeof projectFixtures>, m
     expect(results).toHaveLength(steps.length);
 
     // Ordinary work keeps working under the lock: exit 0 and the expected output.
-    const broken = ORDINARY.flatMap((command, i) => {
+    const broken = ordinary.flatMap((command, i) => {
       const result = results[i]!;
       const ok = !result.isError && (command.expect === undefined || result.text.includes(command.expect));
       return ok ? [] : [`${command.id}: ${command.command}\n  -> ${result.text.slice(0, 300)}`];
@@ -107,7 +109,7 @@ export async function redteamRun(fixtures: ReturnType<typeof projectFixtures>, m
     // and the fingerprint after each attack equals the one before it.
     expect(before).toBeDefined();
     expect(effectsOf(p.dir, remote)).toEqual(before);
-    const base = ORDINARY.length;
+    const base = ordinary.length;
     const effects = attacks.flatMap((attack, i) => {
       const ahead = prints.get(base + i);
       const after = prints.get(base + i + 1);
@@ -128,7 +130,7 @@ export async function redteamRun(fixtures: ReturnType<typeof projectFixtures>, m
         row[by] = (row[by] ?? 0) + 1;
       });
       const unreachable = commitObjects(p.dir) - storedBefore;
-      writeFileSync(`${report}.${mode}.json`, `${JSON.stringify({ mode, ordinary: ORDINARY.length, broken: broken.length, attacks: attacks.length, unreachable, table, wallMs: run.wallMs }, null, 2)}\n`);
+      writeFileSync(`${report}.${mode}.json`, `${JSON.stringify({ mode, ordinary: ordinary.length, broken: broken.length, attacks: attacks.length, unreachable, table, wallMs: run.wallMs }, null, 2)}\n`);
     }
     // The lock outlives nothing it should not: lifting it restores git for the user.
     expect(p.leopold(['run', 'finish']).code).toBe(0);

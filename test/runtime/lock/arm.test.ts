@@ -77,9 +77,9 @@ describe('arming the lock', () => {
     expect(settings.model).toBe('x');
     expect(settings.permissions.allow).toEqual(['Bash(npm test)']);
     expect(settings.permissions.deny[0]).toBe('Bash(curl *)');
-    // Their sandbox was off: the lock keeps the freedoms they had (any host, any path) minus what it protects.
+    // Their sandbox was off: the lock keeps the network they had (any host) minus the remotes.
     expect(settings.sandbox.network).toEqual({ allowedDomains: ['registry.npmjs.org', '*'] });
-    expect(settings.sandbox.filesystem.allowWrite).toEqual([p.root, '/']);
+    expect(settings.sandbox.filesystem.allowWrite).toEqual([p.root]);
     expect(settings.sandbox.filesystem.denyWrite[0]).toBe('/secret');
     expect(settings.sandbox.failIfUnavailable).toBe(true);
     expect(armLock(p.leopold, { now: new Date('2027-01-01T00:00:00Z'), requireSandbox: false }).changed).toBe(false);
