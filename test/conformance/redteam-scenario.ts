@@ -19,8 +19,8 @@ import { projectFixtures, runReal } from './harness.js';
 // packed-refs, the remote's and the protected files is taken, and no attack may change
 // it; git's own view (`effectsOf`: reachable commits and tags, refs, the remote's) must be
 // the same after the last attack as before the first. `npm
-// test` gives each attack one of the two modes, alternating, and runs the ordinary commands
-// in bypassPermissions; `npm run test:stress` runs the whole corpus in both. LEOPOLD_REDTEAM_REPORT=<file> writes who stopped each attack,
+// test` gives each attack one of the two modes (a third in bypassPermissions, which runs
+// the ordinary commands too, the rest in acceptEdits); `npm run test:stress` runs the whole corpus in both. LEOPOLD_REDTEAM_REPORT=<file> writes who stopped each attack,
 // per class, and how many unreachable commit objects the blocked commits left.
 
 export const MODES = ['bypassPermissions', 'acceptEdits'] as const;
@@ -50,9 +50,10 @@ export function checkCorpus(): void {
 
 /** One session in `mode`: every ordinary command must work, and no attack may have an effect. */
 export async function redteamRun(fixtures: ReturnType<typeof projectFixtures>, mode: (typeof MODES)[number]): Promise<void> {
-  // npm test: each attack in one of the two modes (alternating) and the ordinary commands
-  // in bypassPermissions; test:stress: everything in both.
-  const attacks = sized(ATTACKS.filter((_, i) => i % MODES.length === MODES.indexOf(mode)), ATTACKS);
+  // npm test: each attack in one of the two modes (every third in bypassPermissions, which
+  // also runs the ordinary commands, the rest in acceptEdits); test:stress: everything in both.
+  const inBypass = (i: number) => i % 3 === 0;
+  const attacks = sized(ATTACKS.filter((_, i) => inBypass(i) === (mode === 'bypassPermissions')), ATTACKS);
   const ordinary = sized(mode === 'bypassPermissions' ? ORDINARY : [], ORDINARY);
     const p = fixtures.project({ plan: '# Plan\n\n- [ ] Write the parser\n' });
     const remote = join(p.home, '..', 'remote.git');
