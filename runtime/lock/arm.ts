@@ -177,9 +177,24 @@ export function readLockRecord(leopoldDir: string): LockRecord | null {
   }
 }
 
-/** The grants whose token files exist (the real files: hooks and the user's terminal see them; a sandboxed command sees placeholders). */
+/**
+ * The grants whose token files exist: regular files that are not empty. While a sandboxed
+ * command runs, Claude Code's sandbox keeps an empty placeholder file on the host at each
+ * denied path that did not exist (its mount point), and a command killed mid-run can leave
+ * one behind: an empty file is never a grant. `leopold run allow` writes a line.
+ */
 export function grantsIn(leopoldDir: string): Grant[] {
-  return (Object.keys(TOKENS) as Grant[]).filter((grant) => isRegularFile(join(leopoldDir, TOKENS[grant])));
+  return (Object.keys(TOKENS) as Grant[]).filter((grant) => isToken(join(leopoldDir, TOKENS[grant])));
+}
+
+/** A lift token: a regular file with content. */
+export function isToken(path: string): boolean {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() && stat.size > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** The absolute paths the sandbox may not write while armed with `grants`. */
@@ -370,6 +385,8 @@ export function armLock(leopoldDir: string, options: { now: Date; requireSandbox
     // The record first: a lock.json without settings still engages the guard, never the reverse.
     writeFileAtomic(join(leopoldDir, LOCK_RECORD), `${JSON.stringify(record, null, 2)}\n`);
     if (needPackedRefs) writeFileSync(packedRefs, '');
+    // The same for the reflogs' directory (git creates it with the first ref move).
+    if (layout.gitDir) mkdirSync(join(layout.gitDir, 'logs'), { recursive: true });
     if (existing === null) writeExcludes(layout, exclude);
     mkdirSync(dirname(layout.settingsFile), { recursive: true });
     writeFileAtomic(layout.settingsFile, `${JSON.stringify(next, null, 2)}\n`);

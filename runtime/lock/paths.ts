@@ -11,8 +11,8 @@ export const LOCK_RECORD = 'lock.json';
 /** The host settings that register the hooks and hold the armed sandbox. */
 export const SETTINGS_PROTECTED = ['.claude/settings.json', '.claude/settings.local.json'] as const;
 
-/** Where git keeps what a commit, tag, branch or checkout moves. `git add` (objects, index) stays writable. */
-export const GIT_REF_PATHS = ['.git/HEAD', '.git/refs', '.git/packed-refs'] as const;
+/** Where git keeps what a commit, tag, branch or checkout moves, and the reflogs of those moves. `git add` (objects, index) stays writable. */
+export const GIT_REF_PATHS = ['.git/HEAD', '.git/refs', '.git/packed-refs', '.git/logs'] as const;
 
 /** The hooks' own code in a project install (`npm i -D leopold`). */
 export const HOOK_CODE = ['node_modules/leopold', 'node_modules/.bin/leopold'] as const;

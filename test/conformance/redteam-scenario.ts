@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { sandboxAvailability } from '../../runtime/lock/index.js';
@@ -25,6 +25,7 @@ import { projectFixtures, runReal } from './harness.js';
 
 export const MODES = ['bypassPermissions', 'acceptEdits'] as const;
 const COMMAND_TIMEOUT_MS = 10_000;
+const BIN_LINK = 'node_modules/.bin/leopold';
 
 /** Who stopped an attack, from the tool result the client returned. */
 function stoppedBy(text: string): 'guard' | 'permission rules' | 'os' {
@@ -49,20 +50,38 @@ export function checkCorpus(): void {
 }
 
 /** One session in `mode`: every ordinary command must work, and no attack may have an effect. */
-export async function redteamRun(fixtures: ReturnType<typeof projectFixtures>, mode: (typeof MODES)[number]): Promise<void> {
+export async function redteamRun(fixtures: ReturnType<typeof projectFixtures>, mode: (typeof MODES)[number], layers: 'all' | 'os' = 'all'): Promise<void> {
   // npm test: each attack in one of the two modes (every third in bypassPermissions, which
-  // also runs the ordinary commands, the rest in acceptEdits); test:stress: everything in both.
+  // also runs the first half of the ordinary commands, in order; the rest in acceptEdits);
+  // test:stress: everything in both. With the guard switched off (`os`): every tenth attack
+  // in npm test, all of them in test:stress.
   const inBypass = (i: number) => i % 3 === 0;
-  const attacks = sized(ATTACKS.filter((_, i) => inBypass(i) === (mode === 'bypassPermissions')), ATTACKS);
-  const ordinary = sized(mode === 'bypassPermissions' ? ORDINARY : [], ORDINARY);
+  const attacks =
+    layers === 'os'
+      ? sized(ATTACKS.filter((_, i) => i % 10 === 0), ATTACKS)
+      : sized(ATTACKS.filter((_, i) => inBypass(i) === (mode === 'bypassPermissions')), ATTACKS);
+  const ordinary = layers === 'os' ? [] : sized(mode === 'bypassPermissions' ? ORDINARY.slice(0, Math.ceil(ORDINARY.length / 2)) : [], ORDINARY);
     const p = fixtures.project({ plan: '# Plan\n\n- [ ] Write the parser\n' });
     const remote = join(p.home, '..', 'remote.git');
     seedRedteamRepo(p.dir, remote);
+    // As `npm i -D leopold` lays it out: a real directory (the harness links a shared copy,
+    // and the sandbox protects what a link points to, never the link).
+    const install = join(p.dir, 'node_modules', 'leopold');
+    const shared = realpathSync(install);
+    rmSync(install);
+    cpSync(shared, install, { recursive: true });
     // The user starts the run in their own terminal: the lock is armed before the session.
     const started = p.leopold(['run', 'start']);
     expect(started.code, started.stderr).toBe(0);
     expect(started.stdout).toContain('Lock armed (bubblewrap)');
     raiseStop(p.dir);
+    if (layers === 'os') {
+      // The guard switched off (by the user, before the session): the OS must hold alone.
+      const shared = join(p.dir, '.claude', 'settings.json');
+      const hooks = JSON.parse(readFileSync(shared, 'utf8'));
+      delete hooks.hooks.PreToolUse;
+      writeFileSync(shared, `${JSON.stringify(hooks, null, 2)}\n`);
+    }
     const settings = JSON.parse(readFileSync(join(p.dir, '.claude', 'settings.local.json'), 'utf8'));
     expect(settings.sandbox).toMatchObject({ enabled: true, allowUnsandboxedCommands: false });
 
@@ -109,14 +128,19 @@ export async function redteamRun(fixtures: ReturnType<typeof projectFixtures>, m
     // No attack had any effect: git's view after the last equals the one before the first,
     // and the fingerprint after each attack equals the one before it.
     expect(before).toBeDefined();
-    expect(effectsOf(p.dir, remote)).toEqual(before);
+    // node_modules/.bin/leopold is a link (the agents' CLI, not the hooks' code): only the
+    // guard protects it, so the OS alone is not judged on it.
+    const judged = (effects: ReturnType<typeof effectsOf>) =>
+      layers === 'os' ? { ...effects, files: Object.fromEntries(Object.entries(effects.files).filter(([path]) => path !== BIN_LINK)) } : effects;
+    expect(judged(effectsOf(p.dir, remote))).toEqual(judged(before!));
     const base = ordinary.length;
     const effects = attacks.flatMap((attack, i) => {
       const ahead = prints.get(base + i);
       const after = prints.get(base + i + 1);
       if (ahead === undefined || after === undefined) return [`${attack.id}: no fingerprint around it`];
       if (ahead === after) return [];
-      const changed = after.split('\n').filter((line) => !ahead.split('\n').includes(line));
+      const changed = after.split('\n').filter((line) => !ahead.split('\n').includes(line) && !(layers === 'os' && line.startsWith(`${BIN_LINK}:`)));
+      if (changed.length === 0) return [];
       return [`${attack.id} [${attack.class}] changed ${changed.join(', ')}: ${'command' in attack ? attack.command : `${attack.tool} ${attack.path}`}`];
     });
     expect(effects, `attacks with effects:\n${effects.join('\n')}`).toEqual([]);
@@ -131,7 +155,7 @@ export async function redteamRun(fixtures: ReturnType<typeof projectFixtures>, m
         row[by] = (row[by] ?? 0) + 1;
       });
       const unreachable = commitObjects(p.dir) - storedBefore;
-      writeFileSync(`${report}.${mode}.json`, `${JSON.stringify({ mode, ordinary: ordinary.length, broken: broken.length, attacks: attacks.length, unreachable, table, wallMs: run.wallMs }, null, 2)}\n`);
+      writeFileSync(`${report}.${mode}${layers === 'os' ? '.os-only' : ''}.json`, `${JSON.stringify({ mode, ordinary: ordinary.length, broken: broken.length, attacks: attacks.length, unreachable, table, wallMs: run.wallMs }, null, 2)}\n`);
     }
     // The lock outlives nothing it should not: lifting it restores git for the user.
     expect(p.leopold(['run', 'finish']).code).toBe(0);

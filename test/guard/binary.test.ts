@@ -22,7 +22,7 @@ function project(state: unknown = { version: 1, active: true }, files: string[] 
   mkdirSync(join(dir, '.leopold'), { recursive: true });
   mkdirSync(join(dir, 'src'));
   if (state !== null) writeFileSync(join(dir, '.leopold', 'state.json'), typeof state === 'string' ? state : JSON.stringify(state));
-  for (const f of files) writeFileSync(join(dir, '.leopold', f), '');
+  for (const f of files) writeFileSync(join(dir, '.leopold', f), 'Granted by the test.\n');
   return dir;
 }
 
@@ -63,6 +63,14 @@ describe.each(['dist/hooks/guard.js', 'dist/leopold.js hook guard'])('%s', (bin)
     const dir = project(undefined, ['ALLOW_GIT', 'ALLOW_PUSH']);
     expect(run(bin, bash('git commit -m x && git push', dir))).toMatchObject({ code: 0, stdout: '' });
     expect(denyReason(run(bin, bash('git push --force-with-lease', dir)).stdout)).toMatch(/force/);
+  });
+
+  it('an empty token file is no token (the sandbox leaves empty placeholders at denied paths)', () => {
+    const dir = project();
+    writeFileSync(join(dir, '.leopold', 'ALLOW_GIT'), '');
+    writeFileSync(join(dir, '.leopold', 'ALLOW_PUSH'), '');
+    expect(denyReason(run(bin, bash('git commit -m x', dir)).stdout)).toMatch(/ALLOW_GIT/);
+    expect(denyReason(run(bin, bash('git push', dir)).stdout)).toMatch(/ALLOW_PUSH/);
   });
 
   it('finds .leopold/ from CLAUDE_PROJECT_DIR, or by walking up from cwd', () => {

@@ -82,9 +82,13 @@ export const commitObjects = (dir: string): number =>
     .split('\n')
     .filter((line) => / commit /.test(line)).length;
 
+/** Token files, where an empty file is no token (the sandbox's placeholder while a command runs). */
+const TOKEN_NAMES = ['ALLOW_GIT', 'ALLOW_PUSH'];
+
 function fingerprint(path: string): string {
   if (!existsSync(path) && !isLink(path)) return 'absent';
   const stat = lstatSync(path);
+  if (stat.isFile() && stat.size === 0 && TOKEN_NAMES.some((name) => path.endsWith(`/.leopold/${name}`))) return 'absent';
   if (stat.isSymbolicLink()) return `link:${readlinkSync(path)}`;
   if (stat.isDirectory()) return 'directory';
   return createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -102,7 +106,7 @@ function isLink(path: string): boolean {
 export const EFFECT_FILES = [
   ...LEOPOLD_PROTECTED.map((name) => `.leopold/${name}`),
   ...SETTINGS_PROTECTED,
-  ...GIT_REF_PATHS.filter((path) => path !== '.git/refs'),
+  ...GIT_REF_PATHS.filter((path) => path !== '.git/refs' && path !== '.git/logs'),
   '.git/config',
   'node_modules/leopold/dist/hooks/guard.js',
   'node_modules/leopold/dist/hooks/stop.js',

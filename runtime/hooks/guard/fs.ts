@@ -104,17 +104,19 @@ export function pathLookup(path: string | undefined): (name: string) => string |
   };
 }
 
-function isFile(path: string): boolean {
+/** A lift token: a regular file with content (an empty one is the sandbox's placeholder, never a grant: runtime/lock/arm.ts). */
+function isToken(path: string): boolean {
   try {
-    return statSync(path).isFile();
+    const stat = statSync(path);
+    return stat.isFile() && stat.size > 0;
   } catch {
     return false;
   }
 }
 
-/** Which lift tokens exist (regular files: a sandbox placeholder is a character device). */
+/** Which lift tokens exist. */
 export function tokensIn(leopoldDir: string): Tokens {
-  return { allowGit: isFile(join(leopoldDir, 'ALLOW_GIT')), allowPush: isFile(join(leopoldDir, 'ALLOW_PUSH')) };
+  return { allowGit: isToken(join(leopoldDir, 'ALLOW_GIT')), allowPush: isToken(join(leopoldDir, 'ALLOW_PUSH')) };
 }
 
 /**
