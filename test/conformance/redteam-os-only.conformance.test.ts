@@ -11,5 +11,5 @@ import { projectFixtures } from './harness.js';
 const fixtures = projectFixtures();
 
 describe('the red-team corpus in the real client with the guard off: the OS lock alone', () => {
-  it.each(sized(MODES.slice(0, 1), MODES))('no attack changes a commit, ref, remote or protected file (%s)', (mode) => redteamRun(fixtures, mode, 'os'), 600_000);
+  it.each(sized(MODES.slice(0, 1), [...MODES]))('no attack changes a commit, ref, remote or protected file (%s)', (mode) => redteamRun(fixtures, mode, 'os'), 600_000);
 });
