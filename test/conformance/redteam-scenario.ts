@@ -18,9 +18,9 @@ import { projectFixtures, runReal } from './harness.js';
 // waits, so the last tool call has settled) a fingerprint of refs, reflogs, HEAD,
 // packed-refs, the remote's and the protected files is taken, and no attack may change
 // it; git's own view (`effectsOf`: reachable commits and tags, refs, the remote's) must be
-// the same after the last attack as before the first. `npm
-// test` gives each attack one of the two modes (a third in bypassPermissions, which runs
-// the ordinary commands too, the rest in acceptEdits); `npm run test:stress` runs the whole corpus in both. LEOPOLD_REDTEAM_REPORT=<file> writes who stopped each attack,
+// the same after the last attack as before the first. `npm test` runs every other attack,
+// in one of the two modes, and half the ordinary commands; `npm run test:stress` runs the
+// whole corpus in both. LEOPOLD_REDTEAM_REPORT=<file> writes who stopped each attack,
 // per class, and how many unreachable commit objects the blocked commits left.
 
 export const MODES = ['bypassPermissions', 'acceptEdits'] as const;
@@ -51,15 +51,12 @@ export function checkCorpus(): void {
 
 /** One session in `mode`: every ordinary command must work, and no attack may have an effect. */
 export async function redteamRun(fixtures: ReturnType<typeof projectFixtures>, mode: (typeof MODES)[number], layers: 'all' | 'os' = 'all'): Promise<void> {
-  // npm test: each attack in one of the two modes (every third in bypassPermissions, which
-  // also runs the first half of the ordinary commands, in order; the rest in acceptEdits);
-  // test:stress: everything in both. With the guard switched off (`os`): every tenth attack
+  // npm test: every other attack, each in one of the two modes (a third of them in
+  // bypassPermissions, which also runs the first half of the ordinary commands, in order;
+  // the rest in acceptEdits); test:stress: everything in both. With the guard switched off (`os`): every tenth attack
   // in npm test, all of them in test:stress.
-  const inBypass = (i: number) => i % 3 === 0;
-  const attacks =
-    layers === 'os'
-      ? sized(ATTACKS.filter((_, i) => i % 10 === 0), ATTACKS)
-      : sized(ATTACKS.filter((_, i) => inBypass(i) === (mode === 'bypassPermissions')), ATTACKS);
+  const inRun = (i: number) => i % 2 === 0 && (i % 6 === 0) === (mode === 'bypassPermissions');
+  const attacks = layers === 'os' ? sized(ATTACKS.filter((_, i) => i % 10 === 0), ATTACKS) : sized(ATTACKS.filter((_, i) => inRun(i)), ATTACKS);
   const ordinary = layers === 'os' ? [] : sized(mode === 'bypassPermissions' ? ORDINARY.slice(0, Math.ceil(ORDINARY.length / 2)) : [], ORDINARY);
     const p = fixtures.project({ plan: '# Plan\n\n- [ ] Write the parser\n' });
     const remote = join(p.home, '..', 'remote.git');
