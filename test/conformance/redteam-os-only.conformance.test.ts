@@ -5,7 +5,7 @@ import { projectFixtures } from './harness.js';
 
 // The red-team corpus with the git guard switched off: Claude Code's sandbox and the
 // permission rules the lock arms must hold on their own (redteam-scenario.ts). Every
-// tenth attack in bypassPermissions in npm test, the whole corpus in both modes in
+// sixteenth attack in bypassPermissions in npm test, the whole corpus in both modes in
 // test:stress.
 
 const fixtures = projectFixtures();
