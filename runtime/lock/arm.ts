@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { isRegularFile, isToken } from './files.js';
 import { GIT_REF_PATHS, HOOK_CODE, LEOPOLD_PROTECTED, LOCK_RECORD, SETTINGS_PROTECTED } from './paths.js';
 
 /**
@@ -185,16 +186,6 @@ export function readLockRecord(leopoldDir: string): LockRecord | null {
  */
 export function grantsIn(leopoldDir: string): Grant[] {
   return (Object.keys(TOKENS) as Grant[]).filter((grant) => isToken(join(leopoldDir, TOKENS[grant])));
-}
-
-/** A lift token: a regular file with content. */
-export function isToken(path: string): boolean {
-  try {
-    const stat = statSync(path);
-    return stat.isFile() && stat.size > 0;
-  } catch {
-    return false;
-  }
 }
 
 /** The absolute paths the sandbox may not write while armed with `grants`. */
@@ -472,18 +463,6 @@ function existsOrLink(path: string): boolean {
   try {
     lstatSync(path);
     return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A regular file (or a link to one). Inside Claude Code's sandbox a protected path that
- * does not exist shows as a character device; that is no kill switch, token or record.
- */
-export function isRegularFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
   } catch {
     return false;
   }

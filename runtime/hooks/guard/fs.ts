@@ -1,6 +1,6 @@
 import { closeSync, lstatSync, openSync, readFileSync, readSync, readlinkSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
-import { LOCK_RECORD } from '../../lock/paths.js';
+import { isArmed, isToken } from '../../lock/files.js';
 import type { Tokens } from './findings.js';
 
 // The guard's only file-system reads: where `.leopold/` is, whether a run is active, which
@@ -14,11 +14,7 @@ import type { Tokens } from './findings.js';
  * reader of state.json (runtime/state).
  */
 export function isRunActive(leopoldDir: string): boolean {
-  try {
-    if (statSync(join(leopoldDir, LOCK_RECORD)).isFile()) return true;
-  } catch {
-    // not armed
-  }
+  if (isArmed(leopoldDir)) return true;
   try {
     const state = JSON.parse(readFileSync(join(leopoldDir, 'state.json'), 'utf8')) as unknown;
     return state !== null && typeof state === 'object' && (state as { active?: unknown }).active === true;
@@ -102,16 +98,6 @@ export function pathLookup(path: string | undefined): (name: string) => string |
     cache.set(name, found);
     return found;
   };
-}
-
-/** A lift token: a regular file with content (an empty one is the sandbox's placeholder, never a grant: runtime/lock/arm.ts). */
-function isToken(path: string): boolean {
-  try {
-    const stat = statSync(path);
-    return stat.isFile() && stat.size > 0;
-  } catch {
-    return false;
-  }
 }
 
 /** Which lift tokens exist. */

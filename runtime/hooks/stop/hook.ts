@@ -11,7 +11,8 @@ import { personaAnswerJsonSchema } from '../../persona/schema.js';
 import { parsePlan } from '../../plan/parse.js';
 import { readState, updateState } from '../../state/io.js';
 import { renderRunSummary } from '../../stop/summary.js';
-import { LOCK_NOTE, LOCK_RECORD } from '../../lock/paths.js';
+import { isArmed } from '../../lock/files.js';
+import { LOCK_NOTE } from '../../lock/paths.js';
 import { CHECKPOINT_PATH, renderCheckpoint } from './checkpoint.js';
 import { stopTurn, type Turn } from './engine.js';
 import { findBriefDirFrom } from '../../fs/brief-dir.js';
@@ -169,10 +170,5 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
 
 /** After a run's summary, while the OS lock stays armed: how the user lifts it. */
 export function lockNote(leopoldDir: string): string {
-  try {
-    if (!statSync(join(leopoldDir, LOCK_RECORD)).isFile()) return '';
-  } catch {
-    return '';
-  }
-  return `\n\n${LOCK_NOTE}`;
+  return isArmed(leopoldDir) ? `\n\n${LOCK_NOTE}` : '';
 }
