@@ -65,7 +65,7 @@ export default async function coldStartBench(): Promise<BenchTable> {
     rows: rows.map((row, i) => [...row, verdicts[i]!]),
     notes: [
       'Each command loads only its own chunk of dist/leopold.js (compiler/cli/main.ts, scripts/build.mjs): record loads the decision writer, plan tick the plan parser; neither loads zod, and compile checks only the script around the runtime bundle, which the build checked once.',
-      `Plan tick parses PLAN.md with remark (compiler/parse); on a ${ITEMS}-item list micromark's list handling is most of the time, which is why the target row is the example brief's plan.`,
+      `Plan tick parses PLAN.md with remark (runtime/plan/parse); on a ${ITEMS}-item list micromark's list handling is most of the time, which is why the target row is the example brief's plan.`,
       'Rounds interleave the commands (3 warm-up rounds discarded) so machine load drift hits every row alike; on a shared machine the floor itself moves, so read the ratios.',
     ],
   };

@@ -104,7 +104,7 @@ export default async function parseBench(): Promise<BenchTable> {
       `Median CPU time (user + system) of interleaved rounds after warm-up; plans from bench/plans.ts (seed 1); plain remark (no gfm) only up to ${PLAIN_UP_TO_ITEMS} items. Node ${process.version}.`,
       `Overhead target <= ${OVERHEAD_TARGET}x over remark+gfm (sizes >= 100; 10 items is fixed-cost noise): worst ${times(worstOverhead)} — ${verdict(worstOverhead <= OVERHEAD_TARGET)}.`,
       `Growth 1,000 -> 10,000 items: analyze ${times(growth)} (remark+gfm alone ${times(gfmGrowth)}); target <= ${GROWTH_TARGET}x — ${verdict(growth <= GROWTH_TARGET)}.`,
-      'remark + gfm on one document is itself super-linear on these plans (its own growth above: micromark re-copies its event list as containers close). The baseline columns stay one whole-document parse, the honest remark-parse-alone figure; analyze parses the Markdown in independent top-level pieces (compiler/parse/chunks.ts, same IR byte for byte), so it grows linearly and can beat that baseline on large plans.',
+      'remark + gfm on one document is itself super-linear on these plans (its own growth above: micromark re-copies its event list as containers close). The baseline columns stay one whole-document parse, the honest remark-parse-alone figure; analyze parses the Markdown in independent top-level pieces (runtime/plan/parse/chunks.ts, same IR byte for byte), so it grows linearly and can beat that baseline on large plans.',
     ],
   };
 }

@@ -4,7 +4,7 @@ import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagn
 import { buildCompiledPlan, emitWorkflow, type CompiledPlan } from './emit/index.js';
 import { checkPlan, wavesOf } from './graph/index.js';
 import type { PlanAnalysis } from './graph-output/analysis.js';
-import { parsePlan, type ParseProgress } from './parse/index.js';
+import { parsePlan, type ParseProgress } from '../runtime/plan/parse/index.js';
 import { repairPlan, type RepairOutcome } from './repair/index.js';
 import { resolveAutonomy, type ResolvedAutonomy } from '../runtime/autonomy/index.js';
 

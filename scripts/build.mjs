@@ -23,7 +23,7 @@ const RUNTIME_BUNDLE_HASH = 'dist/workflow-runtime.js.sha256';
 const SHEBANG_WITH_REQUIRE = `${SHEBANG}\nimport { createRequire as __leopoldCreateRequire } from 'node:module';\nconst require = __leopoldCreateRequire(import.meta.url);`;
 
 /**
- * compiler/parse takes only plain values (NODE_KINDS) from runtime/plan/schema.ts, whose
+ * runtime/plan/parse takes only plain values (NODE_KINDS) from runtime/plan/schema.ts, whose
  * zod schemas would otherwise load with the parser: `leopold plan tick` and the Stop hook
  * would pay for zod just to read PLAN.md. Resolve that one import to runtime/plan/kinds.ts,
  * which holds those values without zod. Should the parser ever import a schema, esbuild
@@ -33,7 +33,7 @@ const parserWithoutZod = {
   name: 'parser-without-zod',
   setup(b) {
     b.onResolve({ filter: /\/runtime\/plan\/schema\.js$/ }, (args) =>
-      args.importer.startsWith(resolve(root, 'compiler/parse') + '/') ? { path: resolve(root, 'runtime/plan/kinds.ts') } : undefined,
+      args.importer.startsWith(resolve(root, 'runtime/plan/parse') + '/') ? { path: resolve(root, 'runtime/plan/kinds.ts') } : undefined,
     );
   },
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EffortSchema, type Effort } from '../../runtime/plan/compiled.js';
 import {
   CRITICAL_PATTERNS,
   HIGH_RISK_CHARTER_PATTERNS,
@@ -19,9 +20,7 @@ import { keywordMatcher, wordsOf } from './words.js';
  *   otherwise                    -> medium
  */
 
-export const EFFORTS = ['low', 'medium', 'high', 'max'] as const;
-export const EffortSchema = z.enum(EFFORTS);
-export type Effort = z.infer<typeof EffortSchema>;
+export { EFFORTS, EffortSchema, type Effort } from '../../runtime/plan/compiled.js';
 
 export const ClassificationSchema = z.strictObject({
   effort: EffortSchema,

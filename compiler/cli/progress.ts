@@ -1,4 +1,4 @@
-import type { ParseProgress } from '../parse/index.js';
+import type { ParseProgress } from '../../runtime/plan/parse/index.js';
 
 /** Plans below this parse in well under a second: no line for them. */
 export const PROGRESS_MIN_CHARS = 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { PlanItem } from '../../runtime/plan/schema.js';
-import type { ParsedPlan } from '../parse/index.js';
+import type { ParsedPlan } from '../../runtime/plan/parse/index.js';
 import { buildGraph, itemsByIndex, type PlanDag } from './build-graph.js';
 import { findLoops, type Loop } from './loops.js';
 import { emittedKeysOf } from '../../runtime/plan/kind-facts.js';

@@ -3,7 +3,7 @@
 // to the text, and the result re-validated; the caller writes PLAN.md only when `ok`.
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { checkPlan } from '../graph/index.js';
-import { parsePlan } from '../parse/index.js';
+import { parsePlan } from '../../runtime/plan/parse/index.js';
 import {
   AMENDMENT_BUDGET,
   applyAmendments,

@@ -9,6 +9,14 @@ export const FORBIDDEN_ACTIONS: readonly string[] = [
   'edit .leopold/GUARDRAILS.md',
 ];
 
+/** The decision protocol every worker and persona prompt carries (SPEC-RUNTIME §3). */
+export const DECISION_PROTOCOL = [
+  'Decision protocol: classify every fork by reversibility and by how clearly the charter covers it.',
+  'Only an irreversible fork the charter is ambiguous about stops to ask; mission-premise changes, charter contradictions and anything GUARDRAILS gates always stop.',
+  'Everything else: decide, record it with how to undo it, and carry on.',
+  'Tie-breaking principles, in order: completeness, boil lakes not oceans, pragmatism, DRY, explicit over clever, bias to action.',
+].join('\n');
+
 const FORK_NAMES: Readonly<Record<PersonaFork, string>> = {
   human: 'a @human node: the plan asked for a person here, and you stand in for one',
   escalation: 'an escalation: a worker hit a fork it could not settle from the charter',

@@ -1,15 +1,7 @@
-import { FORBIDDEN_ACTIONS } from '../persona/prompt-text.js';
+import { DECISION_PROTOCOL, FORBIDDEN_ACTIONS } from '../persona/prompt-text.js';
 import type { PersonaAnswer } from '../persona/schema.js';
 import type { Finding, Handoff } from './agent-schemas.js';
 import type { EmbeddedItem, EmbeddedNode, EmbeddedPlan } from './plan.js';
-
-/** The decision protocol every worker and persona prompt carries (SPEC-RUNTIME §3). */
-export const DECISION_PROTOCOL = [
-  'Decision protocol: classify every fork by reversibility and by how clearly the charter covers it.',
-  'Only an irreversible fork the charter is ambiguous about stops to ask; mission-premise changes, charter contradictions and anything GUARDRAILS gates always stop.',
-  'Everything else: decide, record it with how to undo it, and carry on.',
-  'Tie-breaking principles, in order: completeness, boil lakes not oceans, pragmatism, DRY, explicit over clever, bias to action.',
-].join('\n');
 
 const section = (title: string, body: string) => `## ${title}\n\n${body.trim() === '' ? '(none)' : body.trim()}`;
 const bullets = (lines: readonly string[]) => lines.map((line) => `- ${line}`).join('\n');

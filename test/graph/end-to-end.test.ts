@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parsePlan } from '../../compiler/parse/index.js';
+import { parsePlan } from '../../runtime/plan/parse/index.js';
 import { checkPlan, reachableFrom, wavesOf } from '../../compiler/graph/index.js';
 
 const EXAMPLE = new URL('../../fixtures/example/.leopold/PLAN.md', import.meta.url);

@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generatePlan } from '../../bench/plans.js';
-import { cutPoints } from '../../compiler/parse/chunks.js';
-import { parsePlan, parsePlanWith, WHOLE_DOCUMENT, type ChunkLimits } from '../../compiler/parse/index.js';
-import { markdownPieces } from '../../compiler/parse/markdown.js';
-import { readSource } from '../../compiler/parse/source.js';
+import { cutPoints } from '../../runtime/plan/parse/chunks.js';
+import { parsePlan, parsePlanWith, WHOLE_DOCUMENT, type ChunkLimits } from '../../runtime/plan/parse/index.js';
+import { markdownPieces } from '../../runtime/plan/parse/markdown.js';
+import { readSource } from '../../runtime/plan/parse/source.js';
 import { planText } from '../fuzz/arbitraries.js';
 import { sized } from '../support/stress.js';
 
-// The chunked Markdown parse (compiler/parse/chunks.ts) must be invisible: the IR of every
+// The chunked Markdown parse (runtime/plan/parse/chunks.ts) must be invisible: the IR of every
 // text equals the IR of one whole-document remark parse, byte for byte. TINY cuts at every
 // cut point the scanner offers, so each one is put to the test.
 const TINY: ChunkLimits = { lines: 0, chars: 0 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePlan } from '../../compiler/parse/index.js';
+import { parsePlan } from '../../runtime/plan/parse/index.js';
 import { PlanIRSchema } from '../../runtime/plan/schema.js';
 import { item as handBuilt } from '../support/plan-items.js';
 import { at, covered } from './source-text.js';

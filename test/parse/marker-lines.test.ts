@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePlan } from '../../compiler/parse/index.js';
+import { parsePlan } from '../../runtime/plan/parse/index.js';
 import { at, covered } from './source-text.js';
 
 const plan = (lines: string[]) => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { parsePlan } from '../../compiler/parse/index.js';
+import { parsePlan } from '../../runtime/plan/parse/index.js';
 import { PlanIRSchema, type PlanIR, type Span } from '../../runtime/plan/schema.js';
 import { editorLines } from './source-text.js';
 

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { hasErrors, LeopoldError, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { checkPlan } from '../../graph/index.js';
-import { parsePlan } from '../../parse/index.js';
+import { parsePlan } from '../../../runtime/plan/parse/index.js';
 import { applyAmendments, judgeAmendments, parseAmendments, AMENDMENT_BUDGET, type Refusal } from '../../../runtime/amend/index.js';
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import { withLock } from '../../../runtime/fs/lock.js';

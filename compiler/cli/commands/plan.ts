@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { LeopoldError } from '../../diagnostics/error.js';
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import { withLock } from '../../../runtime/fs/lock.js';
-import { parsePlan } from '../../../runtime/plan/parse.js';
+import { parsePlan } from '../../../runtime/plan/parse/index.js';
 import { resolveRef } from '../../../runtime/plan/refs.js';
 import { tickBytes } from '../../../runtime/plan/tick.js';
 import { locatePlan } from '../io.js';

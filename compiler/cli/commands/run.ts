@@ -26,7 +26,7 @@ import {
 } from '../../../runtime/lock/index.js';
 import { parseGuardrailSettings } from '../../../runtime/guardrails/index.js';
 import { notifyRunEnded } from '../../../runtime/notify/index.js';
-import { parsePlan } from '../../../runtime/plan/parse.js';
+import { parsePlan } from '../../../runtime/plan/parse/index.js';
 import {
   EngineSchema,
   eventsOfRun,

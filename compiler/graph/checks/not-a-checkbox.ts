@@ -1,6 +1,6 @@
 import { diagnostic, itemName, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { PlanItem, Span } from '../../../runtime/plan/schema.js';
-import type { NotCheckbox } from '../../parse/index.js';
+import type { NotCheckbox } from '../../../runtime/plan/parse/index.js';
 import type { CheckContext } from '../context.js';
 
 const NUMBER = /^#?0*(\d{1,9})$/;

@@ -8,7 +8,7 @@ import { writeFileAtomic } from '../../fs/atomic.js';
 import { notifyRunEnded } from '../../notify/run-end.js';
 import { charterRules } from '../../persona/charter-rules.js';
 import { personaAnswerJsonSchema } from '../../persona/schema.js';
-import { parsePlan } from '../../plan/parse.js';
+import { parsePlan } from '../../plan/parse/index.js';
 import { readState, updateState } from '../../state/io.js';
 import { renderRunSummary } from '../../stop/summary.js';
 import { isArmed } from '../../lock/files.js';

@@ -1,7 +1,6 @@
 import type { PlanItem } from '../../plan/schema.js';
-import { FORBIDDEN_ACTIONS } from '../../persona/prompt-text.js';
+import { DECISION_PROTOCOL, FORBIDDEN_ACTIONS } from '../../persona/prompt-text.js';
 import { leopoldCommand } from '../../project-cli/index.js';
-import { DECISION_PROTOCOL } from '../../workflow/prompts.js';
 
 /** What the block reason is built from; the I/O edge gathers the charter rules and the schema lazily. */
 export interface ReasonInput {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyAmendments, judgeAmendments, parseAmendments } from '../../../runtime/amend/index.js';
-import { parsePlan } from '../../../runtime/plan/parse.js';
+import { parsePlan } from '../../../runtime/plan/parse/index.js';
 
 const LINES = [
   '# Plan ✓',

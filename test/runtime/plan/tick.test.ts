@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parsePlan } from '../../../runtime/plan/parse.js';
+import { parsePlan } from '../../../runtime/plan/parse/index.js';
 import { resolveRef } from '../../../runtime/plan/refs.js';
 import { tickBytes } from '../../../runtime/plan/tick.js';
 

@@ -1,4 +1,4 @@
-import type { Span } from '../../runtime/plan/schema.js';
+import type { Span } from '../schema.js';
 import { isMarkerLine, isScenarioLine, markerName, scenarioContinues, type WrittenMarker } from './marker-lines.js';
 import { spanOf, trimmedRange, type SourceText } from './source.js';
 

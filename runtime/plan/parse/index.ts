@@ -1,4 +1,4 @@
-import type { PlanIR, PlanItem, StrayMarker } from '../../runtime/plan/schema.js';
+import type { PlanIR, PlanItem, StrayMarker } from '../schema.js';
 import { CHUNK_LIMITS, type ChunkLimits } from './chunks.js';
 import { readItemLine } from './item-line.js';
 import { scanLines, type NotCheckbox, type PlacedMarker } from './line-scan.js';

@@ -1,4 +1,4 @@
-import type { NodeKind, Span } from '../../runtime/plan/schema.js';
+import type { NodeKind, Span } from '../schema.js';
 import type { TaskListItem } from './markdown.js';
 import { isMarkerLine, isScenarioLine, scenarioContinues } from './marker-lines.js';
 import { lineIndexAt, spanOf, trimmedRange, type SourceText } from './source.js';

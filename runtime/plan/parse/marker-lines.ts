@@ -1,4 +1,4 @@
-import { NODE_KINDS, type Emit, type Need, type NodeKind, type Route, type Span } from '../../runtime/plan/schema.js';
+import { NODE_KINDS, type Emit, type Need, type NodeKind, type Route, type Span } from '../schema.js';
 import { referencedIndex, type AnchorTable } from './references.js';
 import { toolCommand } from './tool-command.js';
 

@@ -1,4 +1,4 @@
-import type { Span } from '../../runtime/plan/schema.js';
+import type { Span } from '../schema.js';
 
 /**
  * PLAN.md as the parser sees it: the text without its byte-order mark, plus a line index

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { NodeKindSchema, RouteSchema } from './schema.js';
+
+/** How much effort an item deserves (classification, SPEC-PLAN §5). */
+export const EFFORTS = ['low', 'medium', 'high', 'max'] as const;
+export const EffortSchema = z.enum(EFFORTS);
+export type Effort = z.infer<typeof EffortSchema>;
+
+/**
+ * The CompiledPlan (SPEC-PLAN §6): the data embedded in the emitted workflow script. It lives
+ * in runtime/ because the workflow loop reads it (as types only: no zod in the script) and
+ * compiler/emit writes it. Key
+ * order in every object below is the order of the emitted JSON, because zod's parse output
+ * follows the schema's shape order (stableStringify relies on that, and a test checks it).
+ * Objects are strict so a field the runtime does not know about fails the compile, instead
+ * of being shipped and silently ignored.
+ */
+
+/** Bumped on any change the embedded runtime must know about. */
+export const COMPILED_PLAN_VERSION = 1;
+
+const WINDOWS_DRIVE = /^[A-Za-z]:/;
+
+/** A repository-relative, forward-slash path: output must not depend on where the checkout lives. */
+export const RelativePathSchema = z
+  .string()
+  .min(1)
+  .refine((path) => !path.startsWith('/') && !WINDOWS_DRIVE.test(path) && !path.includes('\\'), {
+    message: 'expected a relative path with forward slashes, not an absolute or backslash path',
+  });
+
+/** One open item of the wave loop, with its classification. */
+export const WorkItemSchema = z.strictObject({
+  id: z.string(),
+  index: z.number().int().min(1),
+  text: z.string(),
+  scenarios: z.array(z.string()),
+  effort: EffortSchema,
+  critical: z.boolean(),
+  sensitive: z.boolean(),
+  writes: z.array(z.string()),
+});
+export type WorkItem = z.infer<typeof WorkItemSchema>;
+
+/** `@emit key=value` without its source span. */
+export const GraphEmitSchema = z.strictObject({ key: z.string(), value: z.string() });
+export type GraphEmit = z.infer<typeof GraphEmitSchema>;
+
+/**
+ * `@on <condition> -> <target>` as the routed loop evaluates it: the Plan IR route without
+ * its span and as-written target (the compiler refuses dangling targets before emit).
+ */
+export const GraphRouteSchema = z.strictObject({
+  when: RouteSchema.shape.when,
+  kind: RouteSchema.shape.kind,
+  key: RouteSchema.shape.key,
+  op: RouteSchema.shape.op,
+  value: RouteSchema.shape.value,
+  target: z.number().int().min(1),
+});
+export type GraphRoute = z.infer<typeof GraphRouteSchema>;
+
+/**
+ * One node of the routed loop: every item (done ones too, so routing can count them
+ * finished) with what dispatch needs (kind, deps, needs, emits, routes), what the agents
+ * need (text, label, command, scenarios, writes) and the classification.
+ */
+export const GraphNodeSchema = z.strictObject({
+  id: z.string(),
+  index: z.number().int().min(1),
+  text: z.string(),
+  kind: NodeKindSchema,
+  /** `@gate security` -> `security`; null when none was written. */
+  label: z.string().nullable(),
+  /** The command of a `@tool` node; null for every other kind. */
+  command: z.string().nullable(),
+  /** Valid dependencies (earlier item indexes), first-seen order. */
+  deps: z.array(z.number().int().min(1)),
+  /** `@needs` keys in written order. */
+  needs: z.array(z.string()),
+  emits: z.array(GraphEmitSchema),
+  routes: z.array(GraphRouteSchema),
+  scenarios: z.array(z.string()),
+  writes: z.array(z.string()),
+  done: z.boolean(),
+  effort: EffortSchema,
+  critical: z.boolean(),
+  sensitive: z.boolean(),
+});
+export type GraphNode = z.infer<typeof GraphNodeSchema>;
+
+export const CompiledPlanSchema = z.strictObject({
+  version: z.literal(COMPILED_PLAN_VERSION),
+  source: z.strictObject({
+    /** PLAN.md relative to the project root (the directory holding `.leopold/`). */
+    plan: RelativePathSchema,
+    /** Hex SHA-256 of PLAN.md's bytes, so a run can tell the plan changed under it. */
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  }),
+  mission: z.string(),
+  charter: z.string(),
+  /** The charter's hard lines, lifted verbatim (SPEC-RUNTIME `charterRules`). */
+  charterRules: z.array(z.string()),
+  maxReviewRounds: z.number().int().min(0),
+  autonomy: z.enum(['full', 'ask']),
+  limits: z.strictObject({
+    maxIterations: z.number().int().min(1),
+    maxFailures: z.number().int().min(1),
+  }),
+  /** Open work items layered by dependency (SPEC-PLAN §3), plan order inside a wave. */
+  waves: z.array(z.array(WorkItemSchema)),
+  /** Present only when the plan declares a graph; then the routed loop runs instead. */
+  graph: z.strictObject({ nodes: z.array(GraphNodeSchema) }).optional(),
+});
+export type CompiledPlan = z.infer<typeof CompiledPlanSchema>;
