@@ -4,12 +4,13 @@ import { CompiledPlanSchema, stableStringify, type CompiledPlan } from './schema
 /**
  * `.leopold/workflow-args.json`: the args payload Leopold's own workflow takes
  * (SPEC-PLAN §6), so a user who launches the workflow with explicit args passes the same
- * plan. `graph` only when the plan declares one.
+ * plan.
  */
 export const WorkflowArgsSchema = z.strictObject({
   mission: CompiledPlanSchema.shape.mission,
   charter: CompiledPlanSchema.shape.charter,
   maxReviewRounds: CompiledPlanSchema.shape.maxReviewRounds,
+  items: CompiledPlanSchema.shape.items,
   waves: CompiledPlanSchema.shape.waves,
   autonomy: CompiledPlanSchema.shape.autonomy.optional(),
   graph: CompiledPlanSchema.shape.graph,
@@ -22,9 +23,10 @@ export function renderWorkflowArgs(compiled: CompiledPlan): string {
     mission: compiled.mission,
     charter: compiled.charter,
     maxReviewRounds: compiled.maxReviewRounds,
+    items: compiled.items,
     waves: compiled.waves,
     autonomy: compiled.autonomy,
-    ...(compiled.graph ? { graph: compiled.graph } : {}),
+    graph: compiled.graph,
   };
   return `${stableStringify(WorkflowArgsSchema, args, 2)}\n`;
 }

@@ -3,7 +3,7 @@ import type { PlanIR, PlanItem } from '../../runtime/plan/schema.js';
 import type { Guardrails } from '../brief/guardrails.js';
 import { classifyItem } from '../classify/index.js';
 import { charterRules } from '../../runtime/persona/index.js';
-import { COMPILED_PLAN_VERSION, CompiledPlanSchema, type CompiledPlan, type GraphNode, type WorkItem } from './schema.js';
+import { COMPILED_PLAN_VERSION, CompiledPlanSchema, type CompiledPlan, type GraphNode } from './schema.js';
 
 /** What the CompiledPlan is made of, all values (no paths to read, no clock). */
 export interface CompiledPlanInput {
@@ -21,23 +21,15 @@ export interface CompiledPlanInput {
 }
 
 /**
- * Builds the CompiledPlan (SPEC-PLAN §6) from a valid plan: each open item classified
- * (SPEC-PLAN §5) and placed in its wave; the charter's hard rules lifted; limits from
- * GUARDRAILS; `graph` only when the plan declares one. Validated by the schema on the way
+ * Builds the CompiledPlan (SPEC-PLAN §6) from a valid plan: every item once, classified
+ * (SPEC-PLAN §5); the open ones' indexes by wave; the charter's hard rules lifted; limits
+ * from GUARDRAILS; whether the plan declares a graph. Validated by the schema on the way
  * out, so key order is the schema's.
  */
 export function buildCompiledPlan(input: CompiledPlanInput): CompiledPlan {
   const charter = briefText(input.charter);
   const byId = new Map(input.ir.items.map((item) => [item.id, item]));
   const classified = new Map(input.ir.items.map((item) => [item.index, classifyItem(item.text, charter)]));
-  const workItem = (item: PlanItem): WorkItem => ({
-    id: item.id,
-    index: item.index,
-    text: item.text,
-    scenarios: [...item.scenarios],
-    ...classified.get(item.index)!,
-    writes: [...item.writes],
-  });
   const compiled: CompiledPlan = {
     version: COMPILED_PLAN_VERSION,
     source: { plan: input.file, sha256: sha256(input.planText) },
@@ -46,12 +38,11 @@ export function buildCompiledPlan(input: CompiledPlanInput): CompiledPlan {
     charterRules: charterRules(charter),
     maxReviewRounds: input.guardrails.maxReviewRounds,
     autonomy: input.autonomy,
-    limits: { maxIterations: input.guardrails.maxIterations, maxFailures: input.guardrails.maxFailures },
-    waves: input.waves.map((wave) => wave.map((id) => workItem(byId.get(id)!))),
+    limits: { maxIterations: input.guardrails.maxIterations, maxFailures: input.guardrails.maxFailures, maxNoProgress: input.guardrails.maxNoProgress },
+    items: input.ir.items.map((item) => graphNode(item, classified.get(item.index)!)),
+    waves: input.waves.map((wave) => wave.map((id) => byId.get(id)!.index)),
+    graph: declaresGraph(input.ir),
   };
-  if (declaresGraph(input.ir)) {
-    compiled.graph = { nodes: input.ir.items.map((item) => graphNode(item, classified.get(item.index)!)) };
-  }
   return CompiledPlanSchema.parse(compiled);
 }
 

@@ -68,7 +68,7 @@ export function metaOf(compiled: CompiledPlan): WorkflowMeta {
       `Run the Leopold plan ${compiled.source.plan}: ${plural(items, 'open item')} in ${plural(waves, 'wave')}` +
       `${compiled.graph ? ', routed graph' : ''}${mission ? `. Mission: ${mission}` : ''}`,
     whenToUse: 'Conduct this project\'s .leopold/ plan autonomously; regenerate with `leopold compile` after editing the brief.',
-    phases: compiled.waves.map((wave, n) => ({ title: `Wave ${n + 1}`, detail: waveDetail(wave.map((item) => item.index)) })),
+    phases: compiled.waves.map((wave, n) => ({ title: `Wave ${n + 1}`, detail: waveDetail(wave) })),
   };
 }
 

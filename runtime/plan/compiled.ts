@@ -17,7 +17,7 @@ export type Effort = z.infer<typeof EffortSchema>;
  */
 
 /** Bumped on any change the embedded runtime must know about. */
-export const COMPILED_PLAN_VERSION = 1;
+export const COMPILED_PLAN_VERSION = 2;
 
 const WINDOWS_DRIVE = /^[A-Za-z]:/;
 
@@ -28,19 +28,6 @@ export const RelativePathSchema = z
   .refine((path) => !path.startsWith('/') && !WINDOWS_DRIVE.test(path) && !path.includes('\\'), {
     message: 'expected a relative path with forward slashes, not an absolute or backslash path',
   });
-
-/** One open item of the wave loop, with its classification. */
-export const WorkItemSchema = z.strictObject({
-  id: z.string(),
-  index: z.number().int().min(1),
-  text: z.string(),
-  scenarios: z.array(z.string()),
-  effort: EffortSchema,
-  critical: z.boolean(),
-  sensitive: z.boolean(),
-  writes: z.array(z.string()),
-});
-export type WorkItem = z.infer<typeof WorkItemSchema>;
 
 /** `@emit key=value` without its source span. */
 export const GraphEmitSchema = z.strictObject({ key: z.string(), value: z.string() });
@@ -61,9 +48,9 @@ export const GraphRouteSchema = z.strictObject({
 export type GraphRoute = z.infer<typeof GraphRouteSchema>;
 
 /**
- * One node of the routed loop: every item (done ones too, so routing can count them
- * finished) with what dispatch needs (kind, deps, needs, emits, routes), what the agents
- * need (text, label, command, scenarios, writes) and the classification.
+ * One item of the plan, as both loops read it: every item (done ones too, so routing can
+ * count them finished) with what dispatch needs (kind, deps, needs, emits, routes), what
+ * the agents need (text, label, command, scenarios, writes) and the classification.
  */
 export const GraphNodeSchema = z.strictObject({
   id: z.string(),
@@ -89,6 +76,10 @@ export const GraphNodeSchema = z.strictObject({
 });
 export type GraphNode = z.infer<typeof GraphNodeSchema>;
 
+/** The node of a plain checklist is the same shape (kind `work`, no routes). */
+export const WorkItemSchema = GraphNodeSchema;
+export type WorkItem = GraphNode;
+
 export const CompiledPlanSchema = z.strictObject({
   version: z.literal(COMPILED_PLAN_VERSION),
   source: z.strictObject({
@@ -106,10 +97,17 @@ export const CompiledPlanSchema = z.strictObject({
   limits: z.strictObject({
     maxIterations: z.number().int().min(1),
     maxFailures: z.number().int().min(1),
+    /** Dispatches in a row with no plan change before the run stops (no_progress), as in the Stop hook. */
+    maxNoProgress: z.number().int().min(1),
   }),
-  /** Open work items layered by dependency (SPEC-PLAN §3), plan order inside a wave. */
-  waves: z.array(z.array(WorkItemSchema)),
-  /** Present only when the plan declares a graph; then the routed loop runs instead. */
-  graph: z.strictObject({ nodes: z.array(GraphNodeSchema) }).optional(),
+  /** Every item once, in plan order, done ones too. */
+  items: z.array(GraphNodeSchema),
+  /**
+   * The open items' indexes layered by dependency (SPEC-PLAN §3), plan order inside a wave:
+   * the order a plain checklist runs in (a view, never a barrier).
+   */
+  waves: z.array(z.array(z.number().int().min(1))),
+  /** True when the plan declares a graph (routes, signals, needs or a non-work kind): then routing picks the order. */
+  graph: z.boolean(),
 });
 export type CompiledPlan = z.infer<typeof CompiledPlanSchema>;

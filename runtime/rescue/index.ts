@@ -1,11 +1,11 @@
-import type { RunState } from '../state/schema.js';
+import type { RunModel } from '../run/model.js';
 
 /** What to do about the current failure streak. */
 export type RescueVerdict = 'continue' | 'rescue' | 'stop';
 
 /** The inputs of the rescue rule. */
 export interface RescueInput {
-  state: RunState;
+  state: Pick<RunModel, 'consecutive_failures' | 'rescue_used' | 'rescue_for'>;
   /** GUARDRAILS max_failures (consecutive failures of one kind allowed). */
   maxFailures: number;
   /** Under `ask` rescues are off: the ceiling stops the run. */
@@ -25,12 +25,4 @@ export function rescueVerdict({ state, maxFailures, autonomy }: RescueInput): Re
   if (grant && grant.kind === streak.kind && streak.count === grant.failures) return 'continue';
   if (state.rescue_used || autonomy === 'ask') return 'stop';
   return 'rescue';
-}
-
-/** The state after buying the run's one rescue for the current streak (persist it before the attempt). */
-export function rescueGranted(state: RunState): RunState {
-  const streak = state.consecutive_failures;
-  if (streak.kind === null || streak.count === 0) throw new Error('rescueGranted: no failure streak to rescue');
-  if (state.rescue_used) throw new Error('rescueGranted: the rescue of this run is already used');
-  return { ...state, rescue_used: true, rescue_for: { kind: streak.kind, failures: streak.count } };
 }

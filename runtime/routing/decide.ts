@@ -1,5 +1,5 @@
 import type { PlanItem } from '../plan/schema.js';
-import type { RoutingState, TakenRoute } from '../state/schema.js';
+import type { RoutingMemory as RoutingState, TakenRoute } from '../run/model.js';
 import { routeMatches } from './conditions.js';
 import { emittedKeysOf, implicitKeysOf, isSuccess } from './facts.js';
 
@@ -32,6 +32,12 @@ export interface RouteDecisionInput {
   routing: RoutingState;
   /** The node that just finished, or null/absent for the first dispatch or a resume. */
   finished?: NodeOutcome | null;
+  /**
+   * Where an eligible item stands in dispatch order before its index (lower first). A plain
+   * checklist passes its wave, so items run wave by wave, plan order inside a wave; waves
+   * are a view, never a barrier: an item left open blocks only what depends on it.
+   */
+  rank?: (index: number) => number;
 }
 
 /** What to do next. */
@@ -70,7 +76,11 @@ export function routeDecision(input: RouteDecisionInput): RouteDecision {
   }
 
   const facts = planFacts(items, byIndex, routing);
-  const eligible = items.filter((item) => facts.eligible(item)).map((item) => item.index);
+  const rank = input.rank ?? (() => 0);
+  const eligible = items
+    .filter((item) => facts.eligible(item))
+    .map((item) => item.index)
+    .sort((a, b) => rank(a) - rank(b) || a - b);
   const next: number[] = [];
   for (const route of routing.taken) {
     if (eligible.includes(route.to) && !next.includes(route.to)) next.push(route.to);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RunModel } from '../run/model.js';
 
 /**
  * `.leopold/state.json`: everything a run must remember between turns, windows and
@@ -73,10 +74,20 @@ export const RunStateSchema = z.looseObject({
   windows: count.default(0),
   windows_without_progress: count.default(0),
   routing: RoutingStateSchema.default({ statuses: {}, signals: {}, channel: {}, taken: [] }),
+  /** A stop an event asked for (an unsettled fork, a rescue with no approach): runtime/run's `halt`. */
+  halt: z
+    .object({ reason: z.enum(['escalation', 'repeated_failure']), item: z.number().int().min(1), detail: z.string() })
+    .nullable()
+    .default(null),
   /** The stop condition that ended the run, once one did. */
   stop_reason: z.string().nullable().default(null),
 });
 export type RunState = z.infer<typeof RunStateSchema>;
+
+// state.json is the run model (runtime/run/model.ts) plus the session engine's fields: the
+// reducer takes a RunState as it is, and this line fails to compile if the two drift apart.
+type Extends<A extends B, B> = A;
+export type RunStateIsARunModel = Extends<RunState, RunModel>;
 
 /** A fresh, inactive state with every counter at zero. */
 export function emptyState(): RunState {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { STOP_REASONS } from './evaluate.js';
+import { STOP_REASONS } from './conditions.js';
 
-/** Every stop condition as a zod enum (kept apart from evaluate.ts, which the workflow bundles). */
+/** Every stop condition as a zod enum (kept apart from conditions.ts, which the workflow bundles). */
 export const StopReasonSchema = z.enum(STOP_REASONS);

@@ -3,7 +3,7 @@ import type { PlanIR } from '../plan/schema.js';
 import type { AddProposal, Proposal } from '../amend/schema.js';
 import { leopoldCommand } from '../project-cli/index.js';
 import { base64Utf8 } from './base64.js';
-import type { EmbeddedItem, EmbeddedNode } from './plan.js';
+import type { EmbeddedNode } from './plan.js';
 
 /**
  * The work items a batch of accepted ADD proposals appends, as the run dispatches them:
@@ -41,12 +41,6 @@ export function addedWork(ir: PlanIR, accepted: readonly Proposal[]): EmbeddedNo
       done: false,
     };
   });
-}
-
-/** The wave-loop view of an added node (EmbeddedItem's fields only). */
-export function workItemOf(node: EmbeddedNode): EmbeddedItem {
-  const { id, index, text, scenarios, effort, critical, sensitive, writes } = node;
-  return { id, index, text, scenarios: [...scenarios], effort, critical, sensitive, writes: [...writes] };
 }
 
 /**

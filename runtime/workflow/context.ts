@@ -2,14 +2,15 @@ import type { DecisionFork, DecisionInput, DecisionPersona } from '../decisions/
 import { judgePersonaAnswer } from '../persona/judge.js';
 import { personaPromptWithRules } from '../persona/prompt-text.js';
 import type { PersonaAnswer } from '../persona/schema.js';
-import { rescueVerdict, type RescueVerdict } from '../rescue/index.js';
-import type { RunState } from '../state/schema.js';
+import type { PlanItem } from '../plan/schema.js';
+import { initialModel, reduce, type RunEvent, type RunModel } from '../run/model.js';
+import type { StopLimits } from '../stop/conditions.js';
 import type { AgentJsonSchemas, AgentSchemaName, ScribeAck } from './agent-schemas.js';
 import { leopoldCommand } from '../project-cli/index.js';
 import { base64Utf8 } from './base64.js';
 import type { WorkflowHost } from './host.js';
-import { workItemOf } from './amend.js';
 import type { EmbeddedItem, EmbeddedNode, EmbeddedPlan } from './plan.js';
+import { irOf } from './ir.js';
 import type { WorkflowStop } from './result.js';
 
 /** Thrown anywhere in the loop to end the run with a stop condition. */
@@ -17,6 +18,18 @@ export class RunStop {
   constructor(
     readonly reason: WorkflowStop,
     readonly detail: string,
+  ) {}
+}
+
+/**
+ * Thrown where a fork cannot be settled (no usable decision, an irreversible one on a
+ * silent charter, too many escalations in one attempt): the loop turns it into the run
+ * model's `escalated` event, as the Stop hook does with the session's report.
+ */
+export class Unsettled {
+  constructor(
+    readonly item: number,
+    readonly question: string,
   ) {}
 }
 
@@ -46,24 +59,20 @@ export const stepLine = (label: string) => `Leopold step ${label}.`;
 export const DECISIONS_PATH = '.leopold/DECISIONS.md';
 
 /**
- * One run's mutable state and the agent plumbing every step shares: the agent() wrapper
- * (null on death, RunStop on a spent budget), persona synthesis, the failure streak and
- * the scribe batch. The loops in loop.ts drive it; nothing here reads a clock.
+ * One run's state and the agent plumbing every step shares: the run model (runtime/run,
+ * the same reducer the Stop hook folds the session's reports into), the agent() wrapper
+ * (null on death, RunStop on a spent budget), persona synthesis and the scribe batch. The
+ * loop in loop.ts drives it; nothing here reads a clock.
  */
 export class RunContext {
-  iteration = 0;
-  readonly maxIterations: number;
+  model: RunModel = initialModel();
+  readonly limits: StopLimits;
   readonly autonomy: 'full' | 'ask';
-  failures: Record<string, number> = {};
-  streak: { kind: string | null; count: number } = { kind: null, count: 0 };
-  rescueUsed = false;
-  rescueFor: { kind: string; failures: number } | null = null;
   readonly decisions: MadeDecision[] = [];
-  /** Plan changes this run has applied (ROUTE + ADD); the same budget `leopold plan amend` counts in state.json. */
-  amendmentsUsed = 0;
   /** Indexes of the work items this run appended to the plan, in order. */
   readonly added: number[] = [];
   private pending: ScribeBatch = emptyBatch();
+  private view: { count: number; items: PlanItem[]; byIndex: Map<number, EmbeddedNode> } | null = null;
   scribeBroken = false;
 
   constructor(
@@ -72,8 +81,43 @@ export class RunContext {
     readonly schemas: AgentJsonSchemas,
     options: { maxIterations: number; autonomy: 'full' | 'ask' },
   ) {
-    this.maxIterations = options.maxIterations;
     this.autonomy = options.autonomy;
+    this.limits = {
+      maxIterations: options.maxIterations,
+      maxFailures: plan.limits.maxFailures,
+      maxNoProgress: plan.limits.maxNoProgress,
+      // The session engine's context windows: a workflow run has none.
+      maxContextMb: Infinity,
+      maxWindows: Infinity,
+    };
+  }
+
+  get iteration(): number {
+    return this.model.iteration;
+  }
+
+  /** The plan as routing reads it (IR items, every node), rebuilt only when work was appended. */
+  items(): PlanItem[] {
+    return this.planView().items;
+  }
+
+  node(index: number): EmbeddedNode {
+    return this.planView().byIndex.get(index)!;
+  }
+
+  private planView() {
+    const nodes = this.plan.items;
+    if (this.view === null || this.view.count !== nodes.length) {
+      this.view = { count: nodes.length, items: irOf(nodes).items, byIndex: new Map(nodes.map((node) => [node.index, node])) };
+    }
+    return this.view;
+  }
+
+  /** Folds one event into the run model; a route it latched is logged as a `route` event. */
+  apply(event: RunEvent): void {
+    const before = this.model.routing.taken.length;
+    this.model = reduce(this.model, event, this.items());
+    for (const taken of this.model.routing.taken.slice(before)) this.event({ event: 'route', from: taken.from, to: taken.to, when: taken.when });
   }
 
   /**
@@ -105,44 +149,6 @@ export class RunContext {
 
   checkBudget(): void {
     if (this.budgetSpent()) throw new RunStop('budget_exceeded', 'the host token budget is spent');
-  }
-
-  /** Counts one dispatch against max_iterations; stops the run when none is left. */
-  dispatch(item: EmbeddedItem): void {
-    if (this.iteration >= this.maxIterations) {
-      throw new RunStop('iteration_budget', `${this.iteration} of ${this.maxIterations} iterations used before item ${item.index}`);
-    }
-    this.checkBudget();
-    this.iteration += 1;
-  }
-
-  /** The fields of state.json the rescue rule reads. */
-  rescueState(): RunState {
-    return {
-      consecutive_failures: { ...this.streak },
-      rescue_used: this.rescueUsed,
-      rescue_for: this.rescueFor,
-      failures: { ...this.failures },
-      iteration: this.iteration,
-    } as RunState;
-  }
-
-  /** Records one failure of `kind`, returns what the rescue rule says about the streak. */
-  fail(kind: string): RescueVerdict {
-    this.failures[kind] = (this.failures[kind] ?? 0) + 1;
-    this.streak = this.streak.kind === kind ? { kind, count: this.streak.count + 1 } : { kind, count: 1 };
-    return rescueVerdict({ state: this.rescueState(), maxFailures: this.plan.limits.maxFailures, autonomy: this.autonomy });
-  }
-
-  /** Buys the run's one rescue for the current streak (rescueGranted, without zod). */
-  grantRescue(): void {
-    this.rescueUsed = true;
-    this.rescueFor = { kind: this.streak.kind ?? 'unknown', failures: this.streak.count };
-    this.event({ event: 'rescue', kind: this.rescueFor.kind, failures: this.rescueFor.failures, rescue_used: true });
-  }
-
-  succeed(): void {
-    this.streak = { kind: null, count: 0 };
   }
 
   /** Synthesizes a persona at a fork; any failure (null, unparseable, generic role) means none. */
@@ -178,13 +184,13 @@ export class RunContext {
 
   /**
    * Appends work a scribe-applied amendment added to PLAN.md to this run's in-memory plan,
-   * so the run goes on to do it: a final wave for the wave loop, ordinary open nodes for the
-   * routed loop (eligible once their `(after:)` dependencies are done).
+   * so the run goes on to do it: ordinary open items, eligible once their `(after:)`
+   * dependencies are done, after every wave the compiler laid out.
    */
   appendWork(nodes: readonly EmbeddedNode[]): void {
     if (nodes.length === 0) return;
-    this.plan.waves.push(nodes.map(workItemOf));
-    this.plan.graph?.nodes.push(...nodes);
+    this.plan.waves.push(nodes.map((node) => node.index));
+    this.plan.items.push(...nodes);
     this.added.push(...nodes.map((node) => node.index));
   }
 

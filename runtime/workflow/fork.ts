@@ -2,7 +2,7 @@ import { unusableDecision } from '../decisions/protocol.js';
 import { isSilentCharter } from '../decisions/render.js';
 import type { PersonaAnswer } from '../persona/schema.js';
 import type { ForkDecision } from './agent-schemas.js';
-import { entryPersona, RunStop, type RunContext } from './context.js';
+import { entryPersona, Unsettled, type RunContext } from './context.js';
 import type { EmbeddedItem } from './plan.js';
 import { decidePrompt } from './prompts.js';
 
@@ -18,18 +18,18 @@ export interface Settled {
  * decide and work, and queues the decision entry with its Persona and Reversal. No answer
  * at all, an unusable one (no decision, no why: unusableDecision), or an irreversible
  * decision the charter is silent on, is a fork no persona could settle: the run stops with
- * `escalation` and nothing is recorded (the persona document: never a made-up decision).
+ * `escalation` (the loop's `escalated` event) and nothing is recorded (the persona document: never a made-up decision).
  */
 export async function settleFork(ctx: RunContext, item: EmbeddedItem, fork: 'human' | 'escalation', question: string): Promise<Settled> {
   const synthesis = await ctx.synthesize(item, fork, question);
   const label = fork === 'human' ? `${item.id}:human` : `${item.id}:escalation`;
   const answer = await ctx.ask<ForkDecision>(decidePrompt(ctx.plan, item, synthesis.persona, fork, question), label, 'decision', { effort: item.effort });
-  if (answer === null) throw new RunStop('escalation', `item ${item.index}: no decision at the ${fork} fork (${question})`);
+  if (answer === null) throw new Unsettled(item.index, `no decision at the ${fork} fork (${question})`);
   // An empty answer settles nothing: never write a decision nobody made.
   const unusable = unusableDecision(answer);
-  if (unusable !== undefined) throw new RunStop('escalation', `item ${item.index}: the answer at the ${fork} fork is unusable (${unusable}); nothing was recorded (${question})`);
+  if (unusable !== undefined) throw new Unsettled(item.index, `the answer at the ${fork} fork is unusable (${unusable}); nothing was recorded (${question})`);
   if (answer.class === 'irreversible' && isSilentCharter(answer.charter)) {
-    throw new RunStop('escalation', `item ${item.index}: "${oneLine(answer.title) || question}" is irreversible and the charter is silent; stop and ask`);
+    throw new Unsettled(item.index, `"${oneLine(answer.title) || question}" is irreversible and the charter is silent; stop and ask`);
   }
   const decision: ForkDecision = {
     ...answer,

@@ -2,15 +2,15 @@ import { decidedForYou, rankDecisions } from '../decisions/decided-for-you.js';
 import { renderDecision } from '../decisions/render.js';
 import { readDecisions } from '../decisions/trail.js';
 import { parseAutonomy } from '../autonomy/spellings.js';
-import { routeDecision, type NodeOutcome } from '../routing/decide.js';
-import type { RoutingState } from '../state/schema.js';
+import { isSuccess } from '../routing/facts.js';
+import { decideNext } from '../run/next.js';
 import type { AgentJsonSchemas } from './agent-schemas.js';
-import { RunContext, RunStop } from './context.js';
+import { RunContext, RunStop, Unsettled } from './context.js';
 import type { WorkflowHost } from './host.js';
-import { irOf, runNode } from './nodes.js';
+import { runNode } from './nodes.js';
 import type { EmbeddedPlan } from './plan.js';
 import type { ResultDecision, WorkflowResult, WorkflowStop } from './result.js';
-import { runWorkItem } from './work-item.js';
+import { rescueItem, type ItemMemory } from './work-item.js';
 
 // The script reads no clock: entries rendered for the result carry this stamp, which the
 // result never shows (the scribe's `leopold record` stamps the real ones).
@@ -24,18 +24,20 @@ interface Ending {
 }
 
 /**
- * THE workflow loop (SPEC-RUNTIME §5): the wave loop for a plain checklist, the routed
- * loop (routeDecision, one node at a time) for a plan with a graph. Every durable write
- * goes through the scribe; every stop records a `stop` event (unless the scribe or the
- * budget is what stopped it) and the result carries the ranked decisions and "What I
- * decided for you". Agent calls happen in one fixed order for the same plan and answers.
+ * THE workflow loop (SPEC-RUNTIME §5), a thin driver of the run model both engines share
+ * (runtime/run): ask `decideNext` what happens next (the next item, a rescue, or a stop),
+ * turn a dispatch into agent() calls, fold what they answered into the model as events,
+ * and hand the writes to the scribe. The Stop hook drives the same model with the
+ * session's reports. Every stop records a `stop` event (unless the scribe or the budget is
+ * what stopped it) and the result carries the ranked decisions and "What I decided for
+ * you". Agent calls happen in one fixed order for the same plan and answers.
  */
 export async function runWorkflow(embedded: EmbeddedPlan, args: unknown, host: WorkflowHost, schemas: AgentJsonSchemas): Promise<WorkflowResult> {
   const options = runOptions(embedded, args);
   // The run's own plan: amendments append work to it, never to the embedded one.
-  const plan: EmbeddedPlan = { ...embedded, waves: embedded.waves.map((wave) => [...wave]), graph: embedded.graph && { nodes: [...embedded.graph.nodes] } };
+  const plan: EmbeddedPlan = { ...embedded, items: [...embedded.items], waves: embedded.waves.map((wave) => [...wave]) };
   const ctx = new RunContext(plan, host, schemas, options);
-  const open = plan.graph ? plan.graph.nodes.filter((node) => !node.done).map((node) => node.index) : plan.waves.flat().map((item) => item.index);
+  const open = plan.items.filter((node) => !node.done).map((node) => node.index);
   const done = new Set<number>();
   ctx.event({
     event: 'workflow-start',
@@ -48,7 +50,7 @@ export async function runWorkflow(embedded: EmbeddedPlan, args: unknown, host: W
 
   let ending: Ending;
   try {
-    ending = plan.graph ? await routedLoop(ctx, done) : await waveLoop(ctx, done);
+    ending = await runLoop(ctx, done);
   } catch (error) {
     if (!(error instanceof RunStop)) throw error;
     ending = { stop: error.reason, detail: error.detail, stranded: [], routedAround: [] };
@@ -100,76 +102,60 @@ function runOptions(plan: EmbeddedPlan, args: unknown): { autonomy: 'full' | 'as
 }
 
 /**
- * The wave loop: waves in order, items in plan order; a wave that leaves an item open
- * strands the later waves. Work appended by an amendment is a final wave (the iteration
- * sees waves pushed while it runs).
+ * Dispatch until the run model says stop. Each dispatch is one iteration: a work item's
+ * attempt (a rescued one when the model grants the run's one rescue), or one node of
+ * another kind. A fork nobody could settle becomes the model's `escalated` event.
  */
-async function waveLoop(ctx: RunContext, done: Set<number>): Promise<Ending> {
-  const waves = ctx.plan.waves;
-  for (const [w, wave] of waves.entries()) {
-    ctx.host.phase(`Wave ${w + 1}`);
-    const leftOpen: number[] = [];
-    for (const item of wave) {
-      const status = await runWorkItem(ctx, item);
-      if (status === 'ok') done.add(item.index);
-      else leftOpen.push(item.index);
-      await ctx.flush();
-    }
-    if (leftOpen.length > 0) {
-      // A plain checklist's items carry no dependency list, so every later wave may depend on it.
-      const stranded = waves.slice(w + 1).flat().map((item) => item.index);
-      return { stop: 'routed_complete', detail: `items ${leftOpen.join(', ')} were left open after review; later waves cannot run`, stranded, routedAround: [] };
-    }
-  }
-  return { stop: 'plan_complete', detail: 'every item is done', stranded: [], routedAround: [] };
-}
-
-/** The routed loop: routeDecision picks the next node (routed targets first, then ascending); routes latch. */
-async function routedLoop(ctx: RunContext, done: Set<number>): Promise<Ending> {
-  const nodes = ctx.plan.graph!.nodes;
-  let view = viewOf(ctx);
-  let routing: RoutingState = { statuses: {}, signals: {}, channel: {}, taken: [] };
-  let finished: NodeOutcome | null = null;
+async function runLoop(ctx: RunContext, done: Set<number>): Promise<Ending> {
+  const memory = new Map<number, ItemMemory>();
+  const initiallyDone = ctx.plan.items.filter((node) => node.done).length;
+  const waveOf = new Map<number, number>();
   let phase = '';
   for (;;) {
-    // A @feedback node may have appended work: route over the plan as it is now.
-    if (view.count !== nodes.length) view = viewOf(ctx);
-    const { byIndex, items, waveOf } = view;
-    const step = routeDecision({ items, routing, finished });
-    routing = step.routing;
-    for (const taken of step.taken) ctx.event({ event: 'route', from: taken.from, to: taken.to, when: taken.when });
-    if (step.complete) {
-      const { reason, stranded, routedAround, waiting, failed } = step.complete;
-      const detail =
-        reason === 'plan_complete'
-          ? 'every item is done'
-          : reason === 'deadlock'
-            ? `items ${waiting.join(', ')} wait on each other`
-            : `nothing left to dispatch (failed: ${failed.join(', ') || 'none'}; stranded: ${stranded.join(', ') || 'none'}; routed around: ${routedAround.join(', ') || 'none'})`;
-      return { stop: reason, detail, stranded, routedAround };
+    const next = decideNext({
+      model: ctx.model,
+      plan: { items: ctx.items(), waves: ctx.plan.waves },
+      limits: ctx.limits,
+      autonomy: ctx.autonomy,
+      facts: { budgetExceeded: ctx.budgetSpent() },
+    });
+    ctx.model = { ...ctx.model, routing: next.routing };
+    for (const taken of next.taken) ctx.event({ event: 'route', from: taken.from, to: taken.to, when: taken.when });
+    if (next.type === 'stop') {
+      return {
+        stop: next.verdict.reason as WorkflowStop,
+        detail: next.verdict.detail,
+        stranded: next.completion?.stranded ?? [],
+        routedAround: next.completion?.routedAround ?? [],
+      };
     }
-    const node = byIndex.get(step.next[0]!)!;
+    const node = ctx.node(next.item.index);
+    if (waveOf.size === 0 || !waveOf.has(node.index)) ctx.plan.waves.forEach((wave, w) => wave.forEach((index) => waveOf.set(index, w + 1)));
     const title = `Wave ${waveOf.get(node.index) ?? 1}`;
     if (title !== phase) {
       ctx.host.phase(title);
       phase = title;
     }
-    if (node.kind === 'human' && ctx.autonomy === 'ask') {
-      throw new RunStop('awaiting_human', `item ${node.index} ("${node.text}") is a @human node and autonomy is ask`);
+    const mine = memory.get(node.index) ?? { evidence: [], previousFailure: null };
+    memory.set(node.index, mine);
+    if (next.rescue) {
+      ctx.apply({ type: 'rescue-granted', item: node.index });
+      ctx.event({ event: 'rescue', item: node.index, kind: next.rescue.kind, failures: next.rescue.failures, rescue_used: true });
     }
-    const outcome = await runNode(ctx, node);
-    if (outcome.status === 'ok' || outcome.status === 'pass') done.add(node.index);
-    await ctx.flush();
-    finished = outcome;
+    ctx.apply({ type: 'dispatched', item: node.index, done: initiallyDone + done.size });
+    try {
+      const rescue = next.rescue ? await rescueItem(ctx, node, mine, next.rescue) : null;
+      if (!next.rescue || rescue) await runNode(ctx, node, mine, rescue);
+    } catch (error) {
+      if (!(error instanceof Unsettled)) throw error;
+      ctx.apply({ type: 'escalated', item: error.item, question: error.question });
+      ctx.event({ event: 'escalation', item: error.item, question: error.question });
+    }
+    const status = ctx.model.routing.statuses[String(node.index)];
+    if (isSuccess(status)) done.add(node.index);
+    // A finished node's writes go now; a failed attempt's wait for the item's end (or the stop).
+    if (status !== undefined) await ctx.flush();
   }
-}
-
-/** What the routed loop reads from the plan: nodes by index, the IR items routing needs, each node's wave. */
-function viewOf(ctx: RunContext) {
-  const nodes = ctx.plan.graph!.nodes;
-  const waveOf = new Map<number, number>();
-  ctx.plan.waves.forEach((wave, w) => wave.forEach((item) => waveOf.set(item.index, w + 1)));
-  return { count: nodes.length, byIndex: new Map(nodes.map((node) => [node.index, node])), items: irOf(nodes).items, waveOf };
 }
 
 /** Records the stop event through the scribe, unless the scribe or the budget is what stopped the run. */

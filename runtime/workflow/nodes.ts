@@ -1,56 +1,54 @@
-import type { NodeOutcome } from '../routing/decide.js';
 import { judgeAmendments } from '../amend/judge.js';
 import { AMENDMENT_BUDGET } from '../amend/limits.js';
 import { parseAmendments } from '../amend/parse.js';
-import type { PlanIR } from '../plan/schema.js';
 import type { Feedback, Judgement, ToolRun } from './agent-schemas.js';
 import { addedWork, amendCommand } from './amend.js';
 import type { RunContext } from './context.js';
 import { settleFork } from './fork.js';
 import type { EmbeddedNode } from './plan.js';
 import { feedbackPrompt, judgePrompt, toolPrompt } from './prompts.js';
-import { askTwice, runWorkItem } from './work-item.js';
+import { irOf } from './ir.js';
+import { askTwice, runWorkItem, type ItemMemory, type Rescue } from './work-item.js';
 
 /**
- * Runs one graph node by its kind and reports its outcome for routeDecision:
- * work → the item pipeline; @gate/@verify → a read-only judge (pass/fail); @tool → an
- * agent runs the command and reports `{ exit }` (signal `exit`); @feedback → proposals
- * judged by runtime/amend, applied by the scribe and then run; @human (under full; the loop
- * stops earlier under ask) → a persona decides and works. A judge or tool that gives no
- * answer twice is a failure, never a pass.
+ * Runs one dispatched node by its kind and folds what happened into the run model:
+ * work → one attempt of the item pipeline; @gate/@verify → a read-only judge (pass/fail);
+ * @tool → an agent runs the command and reports `{ exit }` (signal `exit`); @feedback →
+ * proposals judged by runtime/amend, applied by the scribe and then run; @human (under
+ * full; under ask the run stopped before dispatching it) → a persona decides and works. A
+ * judge or tool that gives no answer twice is a failure, never a pass.
  */
-export async function runNode(ctx: RunContext, node: EmbeddedNode): Promise<NodeOutcome> {
+export async function runNode(ctx: RunContext, node: EmbeddedNode, memory: ItemMemory, rescue: Rescue | null): Promise<void> {
+  const finished = (status: string, signals?: Record<string, string>) =>
+    ctx.apply({ type: 'finished', outcome: { index: node.index, status, ...(signals ? { signals } : {}) } });
   switch (node.kind) {
     case 'work':
-      return { index: node.index, status: await runWorkItem(ctx, node) };
+      return runWorkItem(ctx, node, memory, rescue);
     case 'gate':
     case 'verify': {
-      ctx.dispatch(node);
       const verdict = await askTwice<Judgement>(ctx, judgePrompt(ctx.plan, node), `${node.id}:${node.kind}`, 'judgement');
       const status = verdict?.verdict === 'pass' ? 'pass' : 'fail';
       ctx.event({ event: node.kind, item: node.index, verdict: status, reasons: verdict?.reasons ?? 'no answer from the judge (asked twice)' });
       if (status === 'pass') ctx.tick(node.index);
-      return { index: node.index, status };
+      return finished(status);
     }
     case 'tool': {
-      ctx.dispatch(node);
       const run = await askTwice<ToolRun>(ctx, toolPrompt(ctx.plan, node), `${node.id}:tool`, 'tool');
       if (run === null) {
         ctx.event({ event: 'tool', item: node.index, command: node.command, exit: null });
-        return { index: node.index, status: 'fail' };
+        return finished('fail');
       }
       ctx.event({ event: 'tool', item: node.index, command: node.command, exit: run.exit });
       if (run.exit === 0) ctx.tick(node.index);
-      return { index: node.index, status: run.exit === 0 ? 'ok' : 'fail', signals: { exit: String(run.exit) } };
+      return finished(run.exit === 0 ? 'ok' : 'fail', { exit: String(run.exit) });
     }
     case 'feedback':
       return runFeedback(ctx, node);
     case 'human': {
-      ctx.dispatch(node);
       await settleFork(ctx, node, 'human', `The plan asks a person: ${node.text}`);
       ctx.tick(node.index);
       ctx.event({ event: 'item-done', item: node.index, iteration: ctx.iteration });
-      return { index: node.index, status: 'ok' };
+      return finished('ok');
     }
   }
 }
@@ -63,13 +61,13 @@ export async function runNode(ctx: RunContext, node: EmbeddedNode): Promise<Node
  * state.json and writes them; once its ack names the expected indexes, the added items
  * join this run's plan and are dispatched like any other open item.
  */
-async function runFeedback(ctx: RunContext, node: EmbeddedNode): Promise<NodeOutcome> {
-  ctx.dispatch(node);
-  const left = Math.max(0, AMENDMENT_BUDGET - ctx.amendmentsUsed);
+async function runFeedback(ctx: RunContext, node: EmbeddedNode): Promise<void> {
+  const used = ctx.model.amendments_used;
+  const left = Math.max(0, AMENDMENT_BUDGET - used);
   const answer = await askTwice<Feedback>(ctx, feedbackPrompt(ctx.plan, node, left), `${node.id}:feedback`, 'feedback');
-  if (answer === null) return { index: node.index, status: 'fail' };
-  const ir = irOf(ctx.plan.graph?.nodes ?? []);
-  const judged = judgeAmendments(parseAmendments(answer.amendments), { ir, used: ctx.amendmentsUsed, context: 'feedback' });
+  if (answer === null) return ctx.apply({ type: 'finished', outcome: { index: node.index, status: 'fail' } });
+  const ir = irOf(ctx.plan.items);
+  const judged = judgeAmendments(parseAmendments(answer.amendments), { ir, used, context: 'feedback' });
   const work = addedWork(ir, judged.accepted);
   ctx.event({
     event: 'amendments',
@@ -81,43 +79,8 @@ async function runFeedback(ctx: RunContext, node: EmbeddedNode): Promise<NodeOut
   if (judged.accepted.length > 0) ctx.amend(amendCommand(judged.accepted), work.map((item) => item.index));
   ctx.tick(node.index);
   await ctx.flush(); // PLAN.md holds the new items before the run goes on to do them
-  ctx.amendmentsUsed = judged.used;
+  if (judged.used > used) ctx.apply({ type: 'amended', count: judged.used - used });
   ctx.appendWork(work);
-  return { index: node.index, status: 'ok' };
+  ctx.apply({ type: 'finished', outcome: { index: node.index, status: 'ok' } });
 }
 
-/**
- * The Plan IR view runtime/amend and runtime/routing read, built from the embedded nodes
- * (no spans or anchors: references by index only).
- */
-export function irOf(nodes: readonly EmbeddedNode[]): PlanIR {
-  return {
-    file: 'PLAN.md',
-    strays: [],
-    legacyItemLines: [],
-    items: nodes.map((node) => ({
-      index: node.index,
-      id: node.id,
-      text: node.text,
-      done: node.done,
-      kind: node.kind,
-      label: node.label,
-      command: node.command,
-      anchor: null,
-      depRefs: [],
-      deps: [...node.deps],
-      routes: node.routes.map((route) => ({ ...route, targetText: String(route.target), span: SPAN })),
-      emits: node.emits.map((emit) => ({ ...emit, span: SPAN })),
-      needs: node.needs.map((key) => ({ key, span: SPAN })),
-      scenarios: [...node.scenarios],
-      writes: [...node.writes],
-      line: 1,
-      span: SPAN,
-      textSpan: SPAN,
-      kindSpan: null,
-      checkOffset: 0,
-    })),
-  };
-}
-
-const SPAN = { line: 1, column: 1, endLine: 1, endColumn: 1 };

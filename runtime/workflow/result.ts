@@ -1,5 +1,5 @@
 import type { DecisionFork } from '../decisions/schema.js';
-import type { StopReason } from '../stop/evaluate.js';
+import type { StopReason } from '../stop/conditions.js';
 
 /** One decision as the result lists it (ranked riskiest first, SPEC-RUNTIME §3). */
 export interface ResultDecision {
@@ -18,13 +18,13 @@ export interface ResultDecision {
 
 /**
  * Every way a workflow run ends: the SPEC-RUNTIME §4 conditions the script can observe (the
- * shared list in runtime/stop) plus `scribe_failed`. The kill switch, no-progress and the
- * context-window stops need the file system or a session, so only the hooks raise them.
+ * shared list in runtime/stop) plus `scribe_failed`. The kill switch and the context-window
+ * stops need the file system or a session, so only the Stop hook raises them.
  */
 export type WorkflowStop =
   | Extract<
       StopReason,
-      'plan_complete' | 'routed_complete' | 'iteration_budget' | 'budget_exceeded' | 'repeated_failure' | 'escalation' | 'deadlock' | 'awaiting_human'
+      'plan_complete' | 'routed_complete' | 'iteration_budget' | 'budget_exceeded' | 'no_progress' | 'repeated_failure' | 'escalation' | 'deadlock' | 'awaiting_human'
     >
   | 'scribe_failed';
 

@@ -1,6 +1,6 @@
 import type { PersonaAnswer } from '../persona/schema.js';
 import type { Finding, ForkDecision, Handoff, RescueApproach, Review, Verification } from './agent-schemas.js';
-import { entryPersona, RunStop, type RunContext } from './context.js';
+import { entryPersona, Unsettled, type RunContext } from './context.js';
 import { settleFork } from './fork.js';
 import type { EmbeddedItem } from './plan.js';
 import { implementPrompt, rescuePrompt, reviewPrompt, verifyPrompt, type ImplementContext } from './prompts.js';
@@ -47,75 +47,84 @@ export function reviewersOf(item: EmbeddedItem): string[] {
   return ['correctness', ...(item.sensitive ? ['security'] : []), ...(item.critical ? ['works'] : [])];
 }
 
-/**
- * Runs one work item to a final status: attempts (each one iteration) until one is
- * accepted (`ok`) or left open after the review cap (`fail`). A failed attempt charges
- * the failure streak: retried below the ceiling, rescued once per run at the ceiling
- * (a persona's genuinely different approach), and the run stops with repeated_failure
- * when the rescue is spent or finds no approach.
- */
-export async function runWorkItem(ctx: RunContext, item: EmbeddedItem): Promise<'ok' | 'fail'> {
-  let rescue: { persona: PersonaAnswer | null; approach: string } | null = null;
-  let previousFailure: string | null = null;
-  const evidence: string[] = [];
-  for (;;) {
-    ctx.dispatch(item);
-    const attempt = await attemptItem(ctx, item, rescue, previousFailure);
-    if (attempt.outcome === 'accepted') {
-      ctx.succeed();
-      ctx.tick(item.index);
-      ctx.event({ event: 'item-done', item: item.index, iteration: ctx.iteration });
-      return 'ok';
-    }
-    if (attempt.outcome === 'left-open') {
-      ctx.event({ event: 'item-open', item: item.index, reason: 'review round cap reached', iteration: ctx.iteration });
-      return 'fail';
-    }
-    evidence.push(`attempt ${evidence.length + 1} (${attempt.kind}): ${attempt.evidence}`);
-    previousFailure = attempt.evidence;
-    const verdict = ctx.fail(attempt.kind);
-    ctx.event({ event: 'failure', item: item.index, kind: attempt.kind, streak: ctx.streak.count, evidence: attempt.evidence });
-    host(ctx).log(`${item.id}: attempt failed (${attempt.kind}, ${ctx.streak.count} in a row): ${attempt.evidence}`);
-    if (verdict === 'stop') {
-      throw new RunStop(
-        'repeated_failure',
-        `item ${item.index}: ${ctx.streak.count} consecutive ${attempt.kind} failures${ctx.rescueUsed ? ' (the one rescue is used)' : ' (rescues are off under ask)'}`,
-      );
-    }
-    if (verdict === 'rescue') {
-      ctx.grantRescue();
-      const synthesis = await ctx.synthesize(item, 'repeated-failure', `a genuinely different approach after ${ctx.streak.count} ${attempt.kind} failures`);
-      const answer = await ctx.ask<RescueApproach>(rescuePrompt(ctx.plan, item, synthesis.persona, evidence), `${item.id}:rescue`, 'rescue');
-      const approach = answer?.approach.trim() ?? '';
-      if (approach === '') {
-        throw new RunStop('repeated_failure', `item ${item.index}: ${ctx.streak.count} consecutive ${attempt.kind} failures and the rescue found no approach`);
-      }
-      ctx.decide({
-        title: `Rescue item ${item.index} with a different approach`,
-        fork: 'repeated-failure',
-        item: item.index,
-        subject: item.text,
-        persona: entryPersona(synthesis.persona),
-        class: 'reversible',
-        charter: 'silent',
-        decision: approach,
-        why: `${ctx.streak.count} consecutive ${attempt.kind} failures; the run's one rescue (bias to action)`,
-        reversal: "Discard the rescued attempt's uncommitted changes and return to the original approach.",
-        turn: ctx.iteration,
-      });
-      await ctx.flush();
-      rescue = { persona: synthesis.persona, approach };
-    }
-  }
+/** What the run remembers about one work item between its attempts (prompts only; the run model holds the counts). */
+export interface ItemMemory {
+  /** One line per failed attempt, for the rescue's persona. */
+  evidence: string[];
+  /** The last failed attempt's evidence, handed to the next attempt. */
+  previousFailure: string | null;
 }
 
-const host = (ctx: RunContext) => ctx.host;
+/** The rescue an attempt runs under. */
+export interface Rescue {
+  persona: PersonaAnswer | null;
+  approach: string;
+}
+
+/**
+ * One attempt at a work item (one dispatch): implement (with fix rounds), verify, review,
+ * and what it comes to as run-model events: accepted (`succeeded`, `finished ok`), left
+ * open after the review cap (`finished fail`), or failed (`failed <kind>`: the item stays
+ * open and the loop's next decision retries it, rescues it or stops).
+ */
+export async function runWorkItem(ctx: RunContext, item: EmbeddedItem, memory: ItemMemory, rescue: Rescue | null): Promise<void> {
+  const attempt = await attemptItem(ctx, item, rescue, memory.previousFailure);
+  if (attempt.outcome === 'accepted') {
+    ctx.apply({ type: 'succeeded', item: item.index });
+    ctx.apply({ type: 'finished', outcome: { index: item.index, status: 'ok' } });
+    ctx.tick(item.index);
+    ctx.event({ event: 'item-done', item: item.index, iteration: ctx.iteration });
+    return;
+  }
+  if (attempt.outcome === 'left-open') {
+    ctx.apply({ type: 'finished', outcome: { index: item.index, status: 'fail' } });
+    ctx.event({ event: 'item-open', item: item.index, reason: 'review round cap reached', iteration: ctx.iteration });
+    return;
+  }
+  memory.evidence.push(`attempt ${memory.evidence.length + 1} (${attempt.kind}): ${attempt.evidence}`);
+  memory.previousFailure = attempt.evidence;
+  ctx.apply({ type: 'failed', item: item.index, kind: attempt.kind });
+  const streak = ctx.model.consecutive_failures.count;
+  ctx.event({ event: 'failure', item: item.index, kind: attempt.kind, streak, evidence: attempt.evidence });
+  ctx.host.log(`${item.id}: attempt failed (${attempt.kind}, ${streak} in a row): ${attempt.evidence}`);
+}
+
+/**
+ * The run's one rescue, bought by the loop for this dispatch: a persona synthesized for the
+ * failure, asked for one genuinely different approach. The decision is recorded (turn: this
+ * dispatch) before the rescued attempt; no approach is the model's `no-approach` event.
+ */
+export async function rescueItem(ctx: RunContext, item: EmbeddedItem, memory: ItemMemory, grant: { kind: string; failures: number }): Promise<Rescue | null> {
+  const synthesis = await ctx.synthesize(item, 'repeated-failure', `a genuinely different approach after ${grant.failures} ${grant.kind} failures`);
+  const answer = await ctx.ask<RescueApproach>(rescuePrompt(ctx.plan, item, synthesis.persona, memory.evidence), `${item.id}:rescue`, 'rescue');
+  const approach = answer?.approach.trim() ?? '';
+  if (approach === '') {
+    ctx.apply({ type: 'no-approach', item: item.index });
+    ctx.event({ event: 'no-approach', item: item.index });
+    return null;
+  }
+  ctx.decide({
+    title: `Rescue item ${item.index} with a different approach`,
+    fork: 'repeated-failure',
+    item: item.index,
+    subject: item.text,
+    persona: entryPersona(synthesis.persona),
+    class: 'reversible',
+    charter: 'silent',
+    decision: approach,
+    why: `${grant.failures} consecutive ${grant.kind} failures; the run's one rescue (bias to action)`,
+    reversal: "Discard the rescued attempt's uncommitted changes and return to the original approach.",
+    turn: ctx.iteration,
+  });
+  await ctx.flush();
+  return { persona: synthesis.persona, approach };
+}
 
 /** One attempt: implement (with fix rounds), verify, review. */
 async function attemptItem(
   ctx: RunContext,
   item: EmbeddedItem,
-  rescue: { persona: PersonaAnswer | null; approach: string } | null,
+  rescue: Rescue | null,
   previousFailure: string | null,
 ): Promise<Attempt> {
   const plan = ctx.plan;
@@ -145,7 +154,7 @@ async function attemptItem(
       const reason = handoff.blocked_reason.trim() || '(no reason given)';
       if (!ESCALATING.test(reason)) return { outcome: 'failed', kind: 'blocked', evidence: `blocked: ${reason}` };
       escalations += 1;
-      if (escalations > MAX_ESCALATIONS) throw new RunStop('escalation', `item ${item.index}: escalated ${escalations} times in one attempt (${reason})`);
+      if (escalations > MAX_ESCALATIONS) throw new Unsettled(item.index, `escalated ${escalations} times in one attempt (${reason})`);
       const settled = await settleFork(ctx, item, 'escalation', reason);
       context.resolution = `${settled.decision.decision} (why: ${settled.decision.why})`;
       continue; // handed back to the worker; an escalation does not charge a round

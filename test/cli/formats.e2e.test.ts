@@ -107,9 +107,10 @@ describe('--format github', () => {
 
 describe('graph and the size limit', () => {
   it('exits 1 with host-contract/size on a plan compile refuses for size', () => {
-    const items = Array.from({ length: 1200 }, (_, i) => `- [ ] Item ${i + 1} does its part of the work {#i${i + 1}}\n  @on fail -> #i${i + 1 < 1200 ? i + 2 : 1}\n`);
+    const N = 2400;
+    const items = Array.from({ length: N }, (_, i) => `- [ ] Item ${i + 1} does its part of the work, and the text is long enough to count {#i${i + 1}}\n  @on fail -> #i${i + 1 < N ? i + 2 : 1}\n`);
     // Routes to later items only, so the plan itself is valid.
-    const plan = items.map((text, i) => (i === 1199 ? text.replace(/@on fail -> #i1\n/, '@emit done\n') : text)).join('');
+    const plan = items.map((text, i) => (i === N - 1 ? text.replace(/@on fail -> #i1\n/, '@emit done\n') : text)).join('');
     const { root } = project(plan);
     const graph = leopold(root, ['graph', '--format', 'json']);
     expect(graph.code).toBe(1);

@@ -66,16 +66,23 @@ describe('the emitted script', () => {
     expect(compiled(text).script).toBe(compiled(text).script);
   });
 
-  it('plain checklists carry no graph; any route, emit, need or kind does', () => {
-    expect(compiled('- [ ] A\n- [x] B\n- [ ] (after: 1) C\n').compiled.graph).toBeUndefined();
-    expect(compiled('- [ ] A\n  @emit k\n').compiled.graph?.nodes).toHaveLength(1);
-    expect(compiled('- [ ] @verify A\n').compiled.graph).toBeDefined();
+  it('plain checklists carry no graph; any route, emit, need or kind does; every item is embedded once, waves by index', () => {
+    const plain = compiled('- [ ] A\n- [x] B\n- [ ] (after: 1) C\n').compiled;
+    expect(plain.graph).toBe(false);
+    expect(plain.items.map((item) => [item.index, item.done, item.deps])).toEqual([
+      [1, false, []],
+      [2, true, []],
+      [3, false, [1]],
+    ]);
+    expect(plain.waves).toEqual([[1], [3]]);
+    expect(compiled('- [ ] A\n  @emit k\n').compiled.graph).toBe(true);
+    expect(compiled('- [ ] @verify A\n').compiled.graph).toBe(true);
   });
 
   it('type-fits the runtime view of the plan', () => {
     const plan: CompiledPlan = compiled('- [ ] A\n').compiled;
-    const view: EmbeddedPlan = plan; // compile-time check: the runtime reads a subset of CompiledPlan
-    expect(view.waves[0]?.[0]?.id).toBe('i1');
+    const view: EmbeddedPlan = plan; // compile-time check: the runtime reads the CompiledPlan itself
+    expect(view.items[view.waves[0]![0]! - 1]?.id).toBe('i1');
   });
 
   it('a plan too big for 512 KiB is a plan error naming the size and the limit', () => {

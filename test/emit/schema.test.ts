@@ -31,29 +31,17 @@ const node: GraphNode = {
 };
 
 const plan: CompiledPlan = {
-  version: 1,
+  version: 2,
   source: { plan: '.leopold/PLAN.md', sha256: 'a'.repeat(64) },
   mission: 'Ship the tally CLI.',
   charter: '# Charter\nNever push.',
   charterRules: ['Never push.'],
   maxReviewRounds: 2,
   autonomy: 'full',
-  limits: { maxIterations: 50, maxFailures: 3 },
-  waves: [
-    [
-      {
-        id: 'i1',
-        index: 1,
-        text: 'Write the parser',
-        scenarios: ['parses an empty file'],
-        effort: 'medium',
-        critical: false,
-        sensitive: false,
-        writes: ['src/parse/**'],
-      },
-    ],
-  ],
-  graph: { nodes: [node] },
+  limits: { maxIterations: 50, maxFailures: 3, maxNoProgress: 6 },
+  items: [node],
+  waves: [[1]],
+  graph: true,
 };
 
 /** The same value with every object's keys in a different (reversed or shuffled) order. */
@@ -66,9 +54,9 @@ function reorderKeys(value: unknown, order: (keys: string[]) => string[]): unkno
 }
 
 describe('CompiledPlanSchema', () => {
-  it('accepts a full plan and a plan without a graph', () => {
+  it('accepts a routed plan and a plain checklist', () => {
     expect(CompiledPlanSchema.parse(plan)).toEqual(plan);
-    const { graph: _graph, ...plain } = plan;
+    const plain = { ...plan, graph: false };
     expect(CompiledPlanSchema.parse(plain)).toEqual(plain);
   });
 
@@ -78,12 +66,14 @@ describe('CompiledPlanSchema', () => {
     ['a backslash plan path', { ...plan, source: { ...plan.source, plan: '.leopold\\PLAN.md' } }],
     ['an upper-case sha256', { ...plan, source: { ...plan.source, sha256: 'A'.repeat(64) } }],
     ['an unknown top-level key', { ...plan, timestamp: '2026-01-01' }],
-    ['an unknown node key', { ...plan, graph: { nodes: [{ ...node, span: {} }] } }],
-    ['a dangling route target', { ...plan, graph: { nodes: [{ ...node, routes: [{ when: 'ok', kind: 'status', target: 0 }] }] } }],
-    ['an unknown effort', { ...plan, waves: [[{ ...plan.waves[0]![0]!, effort: 'xhigh' }]] }],
+    ['an unknown node key', { ...plan, items: [{ ...node, span: {} }] }],
+    ['a dangling route target', { ...plan, items: [{ ...node, routes: [{ when: 'ok', kind: 'status', target: 0 }] }] }],
+    ['an unknown effort', { ...plan, items: [{ ...node, effort: 'xhigh' }] }],
+    ['a wave holding an item instead of its index', { ...plan, waves: [[node]] }],
     ['an unknown autonomy', { ...plan, autonomy: 'halt' }],
-    ['zero iterations', { ...plan, limits: { maxIterations: 0, maxFailures: 3 } }],
-    ['another version', { ...plan, version: 2 }],
+    ['zero iterations', { ...plan, limits: { maxIterations: 0, maxFailures: 3, maxNoProgress: 6 } }],
+    ['no max_no_progress', { ...plan, limits: { maxIterations: 50, maxFailures: 3 } }],
+    ['another version', { ...plan, version: 1 }],
   ])('refuses %s', (_, value) => {
     expect(CompiledPlanSchema.safeParse(value).success).toBe(false);
   });
@@ -96,8 +86,8 @@ describe('stableStringify', () => {
     expect(JSON.stringify(reversed)).not.toBe(JSON.stringify(plan));
     expect(stableStringify(CompiledPlanSchema, reversed)).toBe(expected);
     expect(Object.keys(JSON.parse(expected))).toEqual(Object.keys(CompiledPlanSchema.shape));
-    expect(Object.keys(JSON.parse(expected).graph.nodes[0])).toEqual(Object.keys(GraphNodeSchema.shape));
-    expect(Object.keys(JSON.parse(expected).graph.nodes[0].routes[0])).toEqual(['when', 'kind', 'key', 'op', 'value', 'target']);
+    expect(Object.keys(JSON.parse(expected).items[0])).toEqual(Object.keys(GraphNodeSchema.shape));
+    expect(Object.keys(JSON.parse(expected).items[0].routes[0])).toEqual(['when', 'kind', 'key', 'op', 'value', 'target']);
   });
 
   it('is byte-stable under any key permutation (property)', () => {
@@ -124,7 +114,7 @@ describe('stableStringify', () => {
     expect(compact).not.toContain('\n');
     expect(compact).toContain('{"when":"ok","kind":"status","target":4}');
     const pretty = stableStringify(CompiledPlanSchema, plan, 2);
-    expect(pretty.split('\n')[1]).toBe('  "version": 1,');
+    expect(pretty.split('\n')[1]).toBe('  "version": 2,');
     expect(JSON.parse(pretty)).toEqual(JSON.parse(compact));
   });
 

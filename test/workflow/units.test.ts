@@ -5,7 +5,7 @@ import { blockingFindings, isTestCommand, reviewersOf } from '../../runtime/work
 import { scribeCommands } from '../../runtime/workflow/context.js';
 import { agentJsonSchemas } from '../../runtime/workflow/agent-schemas.js';
 import { addedWork, amendCommand } from '../../runtime/workflow/amend.js';
-import { irOf } from '../../runtime/workflow/nodes.js';
+import { irOf } from '../../runtime/workflow/ir.js';
 import type { EmbeddedNode } from '../../runtime/workflow/plan.js';
 import { parseAmendments } from '../../runtime/amend/parse.js';
 import { PROJECT_CLI } from '../../runtime/project-cli/index.js';
@@ -39,7 +39,10 @@ describe('blocking findings', () => {
     expect(blockingFindings([f('P0', false, type)])).toHaveLength(1);
   });
   it('reviewers by risk', () => {
-    const item = { id: 'i1', index: 1, text: '', scenarios: [], effort: 'low' as const, writes: [] };
+    const item = {
+      ...{ id: 'i1', index: 1, text: '', scenarios: [], effort: 'low' as const, writes: [], kind: 'work' as const, label: null, command: null },
+      ...{ deps: [], needs: [], emits: [], routes: [], done: false },
+    };
     expect(reviewersOf({ ...item, critical: false, sensitive: false })).toEqual(['correctness']);
     expect(reviewersOf({ ...item, critical: true, sensitive: true })).toEqual(['correctness', 'security', 'works']);
   });

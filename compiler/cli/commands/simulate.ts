@@ -111,7 +111,7 @@ export async function simulatePlan(planArg: string | undefined, opts: SimulateOp
     plan: planShown,
     loop: result.compiled.graph ? ('routed' as const) : ('waves' as const),
     autonomy: result.compiled.autonomy,
-    waves: result.compiled.waves.map((wave) => wave.map((item) => item.index)),
+    waves: result.compiled.waves.map((wave) => [...wave]),
   };
   return { header, run };
 }

@@ -1,12 +1,12 @@
 import type { PlanItem } from '../../plan/schema.js';
-import { rescueGranted, rescueVerdict } from '../../rescue/index.js';
-import { failureRecorded, finishedState, successRecorded, turnTaken, windowClosed } from '../../state/transitions.js';
+import { reduce, reduceAll } from '../../run/model.js';
+import { decideNext, freezeWaves, type Completion, type Next } from '../../run/next.js';
+import { finishedState, windowClosed } from '../../state/transitions.js';
 import type { RunState } from '../../state/schema.js';
-import { evaluateStop, type StopFacts, type StopLimits, type StopVerdict } from '../../stop/evaluate.js';
+import type { StopLimits, StopVerdict } from '../../stop/conditions.js';
 import type { CheckpointInput, WindowCloseCause } from './checkpoint.js';
 import { hookMemoryOf, withHookMemory, type WindowMemory } from './memory.js';
-import { freezeWaves, nextStep, type Completion } from './next.js';
-import { reportedOutcome, type LoggedEvent } from './outcome.js';
+import { reportedEvents, type LoggedEvent } from './outcome.js';
 
 /** Everything one Stop-hook turn decides from: plain values, no I/O. */
 export interface TurnInput {
@@ -105,60 +105,52 @@ export function stopTurn(input: TurnInput): Turn {
   // Still rolled: this Stop comes from the session whose window was rolled.
   const rolledSession = window.rolled;
 
+  // The session's reports become run-model events; the one decision of what happens next is runtime/run's.
   const pending = memory.pending ? input.items.find((item) => item.index === memory.pending!.item) : undefined;
-  const reported = pending ? reportedOutcome(pending, input.events) : null;
-  for (const kind of reported?.failures ?? []) state = failureRecorded(state, kind);
-  if (reported?.succeeded) state = successRecorded(state);
+  if (pending) state = reduceAll(state, reportedEvents(pending, input.events), input.items);
+  const plan = { items: input.items, waves };
+  const decide = (transcriptBytes: number | null): Next =>
+    decideNext({
+      model: state,
+      plan,
+      limits: input.limits,
+      autonomy: input.autonomy,
+      facts: { killSwitch: input.killSwitch, ...(transcriptBytes !== null ? { transcriptBytes } : {}) },
+    });
+  let next = decide(input.transcriptBytes);
+  state = { ...state, routing: next.routing };
 
-  const step = nextStep(input.items, state.routing, reported?.finished ?? null, waves);
-  state = { ...state, routing: step.routing };
-
-  const facts: StopFacts = {
-    killSwitch: input.killSwitch,
-    planComplete: step.complete?.reason === 'plan_complete',
-    routedComplete: step.complete?.reason === 'routed_complete',
-    deadlock: step.complete?.reason === 'deadlock',
-    escalation: reported?.escalated === true,
-    nextIsHuman: step.next?.kind === 'human',
-    ...(input.transcriptBytes !== null ? { transcriptBytes: input.transcriptBytes } : {}),
-  };
-  let found = evaluateStop({ state, limits: input.limits, autonomy: input.autonomy, facts });
-
-  if (rolledSession && (found === null || found.reason === 'context_budget')) {
+  if (rolledSession && (next.type === 'dispatch' || next.verdict.reason === 'context_budget')) {
     // Its window is closed and the checkpoint written: never block it, never roll it twice.
     return { state: input.state, action: { type: 'rolled', window: input.state.windows }, closed: [], checkpoint: null };
   }
 
-  if (found?.reason === 'context_budget') {
+  if (next.type === 'stop' && next.verdict.reason === 'context_budget') {
     // A window roll, not a death: close the window, then the window ceilings decide.
-    const roll = found;
+    const roll = next.verdict;
     close('context_budget', window);
-    found = evaluateStop({ state, limits: input.limits, autonomy: input.autonomy, facts: { ...facts, transcriptBytes: undefined } });
-    if (!found) {
+    next = decide(null);
+    if (next.type === 'dispatch') {
       state = withHookMemory(state, { pending: null, waves, window: { ...window, rolled: true } });
       return {
         state,
-        action: { type: 'roll', verdict: roll, next: step.next, window: state.windows, done, total },
+        action: { type: 'roll', verdict: roll, next: next.item, window: state.windows, done, total },
         closed,
-        checkpoint: { state, items: input.items, next: step.next, limits: input.limits, cause: 'context_budget', closedItems: closed.at(-1)!.closedItems },
+        checkpoint: { state, items: input.items, next: next.item, limits: input.limits, cause: 'context_budget', closedItems: closed.at(-1)!.closedItems },
       };
     }
   }
 
-  if (found) {
-    const verdict = withDetail(found, step.complete, step.next, pending && reported?.escalated ? { item: pending, question: reported.question } : null);
+  if (next.type === 'stop') {
+    const verdict = withDetail(next.verdict, state.halt && pending && state.halt.item === pending.index ? pending : null);
     const ended = finishedState(withHookMemory({ ...state, stop_reason: verdict.reason }, { pending: null, waves, window }), input.now, verdict.reason);
-    return { state: ended, action: { type: 'stop', verdict, done, total, completion: step.complete }, closed, checkpoint: null };
+    return { state: ended, action: { type: 'stop', verdict, done, total, completion: next.completion }, closed, checkpoint: null };
   }
 
-  // Not stopping: evaluateStop saw no ceiling, so the item still has a next attempt.
-  const item = step.next!;
-  let rescue: { kind: string; failures: number } | null = null;
-  if (rescueVerdict({ state, maxFailures: input.limits.maxFailures, autonomy: input.autonomy }) === 'rescue') {
-    state = rescueGranted(state);
-    rescue = state.rescue_for;
-  }
-  state = turnTaken(state, done);
+  const item = next.item;
+  const rescue = next.rescue;
+  if (rescue) state = reduce(state, { type: 'rescue-granted', item: item.index }, input.items);
+  state = reduce(state, { type: 'dispatched', item: item.index, done }, input.items);
   state = withHookMemory(state, { pending: { item: item.index, offset: input.eventsOffset, rescue: rescue !== null }, waves, window });
   // A window another session left without a roll gets its resume note now, before the block points at it.
   const superseded = closed.at(-1);
@@ -170,14 +162,10 @@ export function stopTurn(input: TurnInput): Turn {
   };
 }
 
-// The evaluator's one-liners, made as specific as the workflow's where the hook knows more.
-function withDetail(verdict: StopVerdict, complete: Completion | null, next: PlanItem | null, escalated: { item: PlanItem; question: string | null } | null): StopVerdict {
-  if (complete && verdict.reason === complete.reason) return { reason: verdict.reason, detail: complete.detail };
+// An escalation names the item and its text, as the workflow's does.
+function withDetail(verdict: StopVerdict, escalated: PlanItem | null): StopVerdict {
   if (verdict.reason === 'escalation' && escalated) {
-    return { reason: verdict.reason, detail: `item ${escalated.item.index} ("${escalated.item.text}"): no usable decision at the fork (${escalated.question ?? 'no question given'})` };
-  }
-  if (verdict.reason === 'awaiting_human' && next) {
-    return { reason: verdict.reason, detail: `item ${next.index} ("${next.text}") is a @human node and autonomy is ask` };
+    return { reason: verdict.reason, detail: verdict.detail.replace(`item ${escalated.index}: `, `item ${escalated.index} ("${escalated.text}"): `) };
   }
   return verdict;
 }

@@ -2,11 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rescueGranted, rescueVerdict } from '../../../runtime/rescue/index.js';
-import { failureRecorded, readState, startedState, successRecorded, updateState, type RunState } from '../../../runtime/state/index.js';
+import { rescueVerdict } from '../../../runtime/rescue/index.js';
+import { readState, startedState, updateState, type RunState } from '../../../runtime/state/index.js';
+import { reduce, type RunModel } from '../../../runtime/run/model.js';
+// The run model's reducer (runtime/run) for the transitions these tests drive.
+const failed = <S extends RunModel>(s: S, kind: string) => reduce(s, { type: 'failed', item: 1, kind }, []);
+const succeeded = <S extends RunModel>(s: S) => reduce(s, { type: 'succeeded', item: 1 }, []);
+const granted = <S extends RunModel>(s: S) => reduce(s, { type: 'rescue-granted', item: 1 }, []);
+const dispatched = <S extends RunModel>(s: S, done: number) => reduce(s, { type: 'dispatched', item: 1, done }, []);
+
 
 const fail = (s: RunState, kind = 'test', times = 1) => {
-  for (let i = 0; i < times; i += 1) s = failureRecorded(s, kind);
+  for (let i = 0; i < times; i += 1) s = failed(s, kind);
   return s;
 };
 const start = () => startedState('session', new Date('2026-01-01T00:00:00Z'));
@@ -17,7 +24,7 @@ describe('once-per-run rescue', () => {
     expect(rescueVerdict({ state: s, maxFailures: 3, autonomy: 'full' })).toBe('continue');
     s = fail(s);
     expect(rescueVerdict({ state: s, maxFailures: 3, autonomy: 'full' })).toBe('rescue');
-    s = rescueGranted(s);
+    s = granted(s);
     expect(s).toMatchObject({ rescue_used: true, rescue_for: { kind: 'test', failures: 3 } });
     // The rescued attempt runs.
     expect(rescueVerdict({ state: s, maxFailures: 3, autonomy: 'full' })).toBe('continue');
@@ -26,11 +33,11 @@ describe('once-per-run rescue', () => {
   });
 
   it('is once per run: a later streak of another kind stops at the ceiling', () => {
-    let s = rescueGranted(fail(start(), 'test', 3));
-    s = successRecorded(s);
+    let s = granted(fail(start(), 'test', 3));
+    s = succeeded(s);
     s = fail(s, 'build', 3);
     expect(rescueVerdict({ state: s, maxFailures: 3, autonomy: 'full' })).toBe('stop');
-    expect(() => rescueGranted(s)).toThrow(/already used/);
+    expect(() => granted(s)).toThrow(/already used/);
   });
 
   it('is off under ask', () => {
@@ -40,10 +47,10 @@ describe('once-per-run rescue', () => {
   it('is persisted: a resumed run (state read back from disk) inherits it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'leopold-rescue-'));
     try {
-      await updateState(dir, () => rescueGranted(fail(start(), 'test', 3)));
+      await updateState(dir, () => granted(fail(start(), 'test', 3)));
       const resumed = readState(dir).state!;
       expect(resumed.rescue_used).toBe(true);
-      const later = fail(successRecorded(resumed), 'lint', 3);
+      const later = fail(succeeded(resumed), 'lint', 3);
       expect(rescueVerdict({ state: later, maxFailures: 3, autonomy: 'full' })).toBe('stop');
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -5,18 +5,22 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   emptyState,
-  failureRecorded,
   finishedState,
   parseState,
   readState,
   renderState,
   RunStateSchema,
   startedState,
-  successRecorded,
-  turnTaken,
   updateState,
   windowClosed,
 } from '../../../runtime/state/index.js';
+import { reduce, type RunModel } from '../../../runtime/run/model.js';
+// The run model's reducer (runtime/run) for the transitions these tests drive.
+const failed = <S extends RunModel>(s: S, kind: string) => reduce(s, { type: 'failed', item: 1, kind }, []);
+const succeeded = <S extends RunModel>(s: S) => reduce(s, { type: 'succeeded', item: 1 }, []);
+const granted = <S extends RunModel>(s: S) => reduce(s, { type: 'rescue-granted', item: 1 }, []);
+const dispatched = <S extends RunModel>(s: S, done: number) => reduce(s, { type: 'dispatched', item: 1, done }, []);
+
 
 let dir: string;
 beforeEach(() => {
@@ -118,22 +122,22 @@ describe('state transitions', () => {
 
   it('turns count no-progress until the done count moves', () => {
     let s = startedState('session', t0);
-    s = turnTaken(s, 0);
-    s = turnTaken(s, 0);
+    s = dispatched(s, 0);
+    s = dispatched(s, 0);
     expect(s).toMatchObject({ iteration: 2, no_progress: 2 });
-    s = turnTaken(s, 1);
+    s = dispatched(s, 1);
     expect(s).toMatchObject({ iteration: 3, no_progress: 0, last_done: 1 });
   });
 
   it('failures: counted by kind, the streak restarts on another kind and ends on success', () => {
     let s = startedState('session', t0);
-    s = failureRecorded(s, 'test');
-    s = failureRecorded(s, 'test');
+    s = failed(s, 'test');
+    s = failed(s, 'test');
     expect(s.consecutive_failures).toEqual({ kind: 'test', count: 2 });
-    s = failureRecorded(s, 'build');
+    s = failed(s, 'build');
     expect(s.consecutive_failures).toEqual({ kind: 'build', count: 1 });
     expect(s.failures).toEqual({ test: 2, build: 1 });
-    s = successRecorded(s);
+    s = succeeded(s);
     expect(s.consecutive_failures).toEqual({ kind: null, count: 0 });
   });
 

@@ -1,5 +1,5 @@
 import { rescueVerdict } from '../rescue/index.js';
-import type { RunState } from '../state/schema.js';
+import type { Halt, RunModel } from '../run/model.js';
 
 /** Every stop condition (SPEC-RUNTIME §4). */
 export const STOP_REASONS = [
@@ -54,6 +54,8 @@ export interface StopFacts {
   deadlock?: boolean;
   /** A fork no persona could settle. */
   escalation?: boolean;
+  /** An event asked the run to stop (the run model's `halt`): an unsettled fork, a rescue with no approach. */
+  halt?: Halt | null;
   /** The next item to dispatch is a `@human` node. */
   nextIsHuman?: boolean;
   /** The host's token budget is spent. */
@@ -64,7 +66,7 @@ export interface StopFacts {
 
 /** The evaluator's input: the run state, its limits, the posture and the gathered facts. */
 export interface StopInput {
-  state: RunState;
+  state: Pick<RunModel, 'iteration' | 'consecutive_failures' | 'rescue_used' | 'rescue_for' | 'no_progress'> & { windows?: number; windows_without_progress?: number };
   limits: StopLimits;
   autonomy: 'full' | 'ask';
   facts: StopFacts;
@@ -81,14 +83,22 @@ type Check = (input: StopInput) => StopVerdict | null;
 const verdict = (reason: StopReason, detail: string): StopVerdict => ({ reason, detail });
 
 /**
- * The checks in the order they are asked. The first six are the Stop hook's order
- * (SPEC-RUNTIME §6): kill switch, iteration budget, failure ceiling, plan complete,
- * `@human` under ask, no progress. The rest slot in where they belong: the host budget
- * beside the iteration budget, routed completion and broken-graph stops beside plan
- * completion, and the context-window conditions last (a context roll is not a death).
+ * The checks in the order they are asked: the kill switch; a stop an event asked for (an
+ * unsettled fork, a rescue with no approach); then whether anything is left to do
+ * (plan_complete, routed_complete, invalid_graph, deadlock); then the ceilings that stop a
+ * run with work left (iteration budget, host budget, failure ceiling), `@human` under ask
+ * and no progress; the context-window conditions last (a context roll is not a death).
+ * SPEC-RUNTIME §6 asks the iteration budget and the failure ceiling before plan complete;
+ * a budget stops work that is left, so a run whose last item finished on its last
+ * iteration is `plan_complete` on both engines (docs/architecture.md, "Stop order").
  */
 const CHECKS: readonly Check[] = [
   ({ facts }) => (facts.killSwitch ? verdict('kill_switch', '.leopold/STOP exists') : null),
+  ({ facts }) => (facts.halt ? verdict(facts.halt.reason, facts.halt.detail) : null),
+  ({ facts }) => (facts.planComplete ? verdict('plan_complete', 'every item is done') : null),
+  ({ facts }) => (facts.routedComplete ? verdict('routed_complete', 'no routed item is left to run') : null),
+  ({ facts }) => (facts.invalidGraph ? verdict('invalid_graph', 'the plan graph is invalid and repair did not fix it') : null),
+  ({ facts }) => (facts.deadlock ? verdict('deadlock', 'open items wait on each other and repair did not fix it') : null),
   ({ state, limits }) =>
     state.iteration >= limits.maxIterations
       ? verdict('iteration_budget', `${state.iteration} of ${limits.maxIterations} iterations used`)
@@ -102,10 +112,6 @@ const CHECKS: readonly Check[] = [
             (state.rescue_used ? ' (the one rescue is used)' : ' (rescues are off under ask)'),
         )
       : null,
-  ({ facts }) => (facts.planComplete ? verdict('plan_complete', 'every item is done') : null),
-  ({ facts }) => (facts.routedComplete ? verdict('routed_complete', 'no routed item is left to run') : null),
-  ({ facts }) => (facts.invalidGraph ? verdict('invalid_graph', 'the plan graph is invalid and repair did not fix it') : null),
-  ({ facts }) => (facts.deadlock ? verdict('deadlock', 'open items wait on each other and repair did not fix it') : null),
   ({ facts }) => (facts.escalation ? verdict('escalation', 'a fork no persona could settle') : null),
   ({ facts, autonomy }) =>
     facts.nextIsHuman && autonomy === 'ask' ? verdict('awaiting_human', 'the next item is a @human node under ask') : null,
@@ -114,9 +120,9 @@ const CHECKS: readonly Check[] = [
       ? verdict('no_progress', `${state.no_progress} turns without a plan change (limit ${limits.maxNoProgress})`)
       : null,
   ({ state, limits }) =>
-    state.windows >= limits.maxWindows ? verdict('max_windows', `${state.windows} of ${limits.maxWindows} context windows used`) : null,
+    (state.windows ?? 0) >= limits.maxWindows ? verdict('max_windows', `${state.windows} of ${limits.maxWindows} context windows used`) : null,
   ({ state }) =>
-    state.windows_without_progress >= 2
+    (state.windows_without_progress ?? 0) >= 2
       ? verdict('no_progress_across_windows', `${state.windows_without_progress} windows in a row closed no item`)
       : null,
   ({ facts, limits }) =>
@@ -126,7 +132,7 @@ const CHECKS: readonly Check[] = [
 ];
 
 /** The first stop condition that holds, or null to keep going. Pure. */
-export function evaluateStop(input: StopInput): StopVerdict | null {
+export function stopCondition(input: StopInput): StopVerdict | null {
   for (const check of CHECKS) {
     const found = check(input);
     if (found) return found;

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STOP_LIMITS, evaluateStop, STOP_REASONS, type StopFacts, type StopInput } from '../../../runtime/stop/index.js';
-import { rescueGranted } from '../../../runtime/rescue/index.js';
-import { failureRecorded, startedState, type RunState } from '../../../runtime/state/index.js';
+import { DEFAULT_STOP_LIMITS, stopCondition, STOP_REASONS, type StopFacts, type StopInput } from '../../../runtime/stop/index.js';
+import { startedState, type RunState } from '../../../runtime/state/index.js';
+import { reduce, type RunModel } from '../../../runtime/run/model.js';
+// The run model's reducer (runtime/run) for the transitions these tests drive.
+const failed = <S extends RunModel>(s: S, kind: string) => reduce(s, { type: 'failed', item: 1, kind }, []);
+const succeeded = <S extends RunModel>(s: S) => reduce(s, { type: 'succeeded', item: 1 }, []);
+const granted = <S extends RunModel>(s: S) => reduce(s, { type: 'rescue-granted', item: 1 }, []);
+const dispatched = <S extends RunModel>(s: S, done: number) => reduce(s, { type: 'dispatched', item: 1, done }, []);
+
 
 const base = (): RunState => startedState('session', new Date('2026-01-01T00:00:00Z'));
 const input = (state: RunState, facts: StopFacts = {}, autonomy: 'full' | 'ask' = 'full'): StopInput => ({
@@ -10,12 +16,12 @@ const input = (state: RunState, facts: StopFacts = {}, autonomy: 'full' | 'ask' 
   autonomy,
   facts,
 });
-const reason = (i: StopInput) => evaluateStop(i)?.reason ?? null;
+const reason = (i: StopInput) => stopCondition(i)?.reason ?? null;
 
 /** A state and facts where every condition holds at once. */
 function everything(): StopInput {
   let state = base();
-  for (let i = 0; i < 3; i += 1) state = failureRecorded(state, 'test');
+  for (let i = 0; i < 3; i += 1) state = failed(state, 'test');
   state = {
     ...state,
     iteration: 50,
@@ -41,9 +47,9 @@ function everything(): StopInput {
   );
 }
 
-describe('evaluateStop', () => {
+describe('stopCondition', () => {
   it('nothing holds: keep going', () => {
-    expect(evaluateStop(input(base()))).toBeNull();
+    expect(stopCondition(input(base()))).toBeNull();
   });
 
   it('reports the conditions in order, peeling them off one at a time', () => {
@@ -71,13 +77,13 @@ describe('evaluateStop', () => {
     }
     expect(order).toEqual([
       'kill_switch',
-      'iteration_budget',
-      'budget_exceeded',
-      'repeated_failure',
       'plan_complete',
       'routed_complete',
       'invalid_graph',
       'deadlock',
+      'iteration_budget',
+      'budget_exceeded',
+      'repeated_failure',
       'escalation',
       'awaiting_human',
       'no_progress',
@@ -88,22 +94,34 @@ describe('evaluateStop', () => {
     expect([...order].sort()).toEqual([...STOP_REASONS].sort());
   });
 
-  it('keeps the Stop hook order: kill switch, iteration budget, failure ceiling, plan complete, @human under ask, no progress', () => {
-    const hookOrder = ['kill_switch', 'iteration_budget', 'repeated_failure', 'plan_complete', 'awaiting_human', 'no_progress'];
+  it('keeps the one order both engines stop in: kill switch, a halt, nothing left to do, then the budgets, @human under ask, no progress', () => {
+    const order = ['kill_switch', 'escalation', 'plan_complete', 'iteration_budget', 'repeated_failure', 'awaiting_human', 'no_progress'];
     const i = everything();
+    i.facts.halt = { reason: 'escalation', item: 2, detail: 'item 2: no usable decision' };
     const seen: string[] = [];
-    for (const r of hookOrder) {
+    for (const r of order) {
       seen.push(reason(i)!);
       if (r === 'kill_switch') i.facts.killSwitch = false;
+      if (r === 'escalation') i.facts.halt = null;
+      if (r === 'plan_complete') Object.assign(i.facts, { planComplete: false, routedComplete: false, invalidGraph: false, deadlock: false });
       if (r === 'iteration_budget') {
         i.state = { ...i.state, iteration: 0 };
         i.facts.budgetExceeded = false;
       }
-      if (r === 'repeated_failure') i.state = { ...i.state, consecutive_failures: { kind: null, count: 0 } };
-      if (r === 'plan_complete') Object.assign(i.facts, { planComplete: false, routedComplete: false, invalidGraph: false, deadlock: false, escalation: false });
+      if (r === 'repeated_failure') {
+        i.state = { ...i.state, consecutive_failures: { kind: null, count: 0 } };
+        i.facts.escalation = false;
+      }
       if (r === 'awaiting_human') i.facts.nextIsHuman = false;
     }
-    expect(seen).toEqual(hookOrder);
+    expect(seen).toEqual(order);
+  });
+
+  it('a run whose last item finished on its last iteration is plan_complete, not iteration_budget (a budget stops work that is left)', () => {
+    const i = input({ ...base(), iteration: 3 }, { planComplete: true });
+    i.limits = { ...i.limits, maxIterations: 3 };
+    expect(reason(i)).toBe('plan_complete');
+    expect(reason({ ...i, facts: {} })).toBe('iteration_budget');
   });
 
   it('limits: iteration budget at max_iterations, no progress at max_no_progress', () => {
@@ -115,13 +133,13 @@ describe('evaluateStop', () => {
 
   it('failure ceiling waits for the one rescue (under full), not under ask', () => {
     let s = base();
-    for (let i = 0; i < 3; i += 1) s = failureRecorded(s, 'test');
+    for (let i = 0; i < 3; i += 1) s = failed(s, 'test');
     expect(reason(input(s))).toBeNull(); // the rescue is due: not a stop
     expect(reason(input(s, {}, 'ask'))).toBe('repeated_failure');
-    s = rescueGranted(s);
+    s = granted(s);
     expect(reason(input(s))).toBeNull(); // the rescued attempt runs
-    s = failureRecorded(s, 'test');
-    expect(evaluateStop(input(s))).toMatchObject({ reason: 'repeated_failure', detail: expect.stringMatching(/4 consecutive test failures/) });
+    s = failed(s, 'test');
+    expect(stopCondition(input(s))).toMatchObject({ reason: 'repeated_failure', detail: expect.stringMatching(/4 consecutive test failures/) });
   });
 
   it('@human stops only under ask', () => {

@@ -1,0 +1,140 @@
+import type { PlanItem } from '../plan/schema.js';
+import { rescueVerdict } from '../rescue/index.js';
+import { routeDecision, type Completion as RouteCompletion } from '../routing/decide.js';
+import { hasGraph } from '../routing/facts.js';
+import { nextWave } from '../routing/waves.js';
+import { stopCondition, type StopLimits, type StopVerdict } from '../stop/conditions.js';
+import type { RoutingMemory, RunModel, TakenRoute } from './model.js';
+
+/** The plan as a run sees it now: every item (done ones too) and, for a plain checklist, its waves. */
+export interface PlanView {
+  items: readonly PlanItem[];
+  /** A plain checklist's waves (item indexes), frozen when the run began; they order dispatch, never gate it. */
+  waves: readonly (readonly number[])[];
+}
+
+/** Facts only the engine's host can see; absent facts never stop a run. */
+export interface HostFacts {
+  /** `.leopold/STOP` exists (the Stop hook reads it; the workflow script cannot). */
+  killSwitch?: boolean;
+  /** The host's token budget is spent. */
+  budgetExceeded?: boolean;
+  /** Size of the session transcript in bytes (session engine). */
+  transcriptBytes?: number;
+}
+
+/** Why nothing is left to hand out, in the words both engines report. */
+export interface Completion {
+  reason: 'plan_complete' | 'routed_complete' | 'deadlock';
+  detail: string;
+  /** Open items that can never run: a dependency was left open or failed, or a need nobody can send. */
+  stranded: number[];
+  /** Open route-gated items none of whose routes was taken, and none still can be. */
+  routedAround: number[];
+}
+
+/** What happens next. */
+export type Next =
+  | {
+      type: 'dispatch';
+      item: PlanItem;
+      /** Set when this dispatch is the run's one rescue (buy it with a `rescue-granted` event). */
+      rescue: { kind: string; failures: number } | null;
+      routing: RoutingMemory;
+      taken: TakenRoute[];
+    }
+  | { type: 'stop'; verdict: StopVerdict; completion: Completion | null; routing: RoutingMemory; taken: TakenRoute[] };
+
+export interface NextInput {
+  model: RunModel;
+  plan: PlanView;
+  limits: StopLimits;
+  autonomy: 'full' | 'ask';
+  facts?: HostFacts;
+}
+
+/**
+ * THE decision of what happens next, for both engines: pick the next item (a plan with a
+ * graph: routed targets first, then ascending index, routes latch; a plain checklist: wave
+ * by wave, plan order inside a wave, an item left open blocking only what depends on it),
+ * check the stop conditions in their one order, and say whether the dispatch is the run's
+ * one rescue. Pure: the engines persist `routing` and turn the answer into an agent() call
+ * or a block reason.
+ */
+export function decideNext(input: NextInput): Next {
+  const { model, plan } = input;
+  const graph = hasGraph(plan.items);
+  const waveOf = new Map<number, number>();
+  plan.waves.forEach((wave, w) => wave.forEach((index) => waveOf.set(index, w)));
+  const step = routeDecision({
+    items: plan.items,
+    routing: model.routing,
+    ...(graph ? {} : { rank: (index: number) => waveOf.get(index) ?? plan.waves.length }),
+  });
+  const next = step.next.length > 0 ? plan.items.find((item) => item.index === step.next[0])! : null;
+  const completion = step.complete ? completionOf(step.complete, graph) : null;
+  const facts = input.facts ?? {};
+  const found = stopCondition({
+    state: model,
+    limits: input.limits,
+    autonomy: input.autonomy,
+    facts: {
+      killSwitch: facts.killSwitch === true,
+      budgetExceeded: facts.budgetExceeded === true,
+      halt: model.halt,
+      planComplete: completion?.reason === 'plan_complete',
+      routedComplete: completion?.reason === 'routed_complete',
+      deadlock: completion?.reason === 'deadlock',
+      nextIsHuman: next?.kind === 'human',
+      ...(facts.transcriptBytes !== undefined ? { transcriptBytes: facts.transcriptBytes } : {}),
+    },
+  });
+  if (found || next === null) {
+    const verdict = found ?? { reason: completion!.reason, detail: completion!.detail };
+    return { type: 'stop', verdict: withDetail(verdict, completion, next), completion, routing: step.routing, taken: step.taken };
+  }
+  const rescue =
+    rescueVerdict({ state: model, maxFailures: input.limits.maxFailures, autonomy: input.autonomy }) === 'rescue'
+      ? { kind: model.consecutive_failures.kind!, failures: model.consecutive_failures.count }
+      : null;
+  return { type: 'dispatch', item: next, rescue, routing: step.routing, taken: step.taken };
+}
+
+/**
+ * A plain checklist's waves as the compiler computes them: wave 1 is every open item whose
+ * dependencies are done, wave k+1 every open item whose dependencies are placed.
+ */
+export function freezeWaves(items: readonly PlanItem[]): number[][] {
+  const waves: number[][] = [];
+  const placed = new Set<number>();
+  for (;;) {
+    const view = items.map((item) => (placed.has(item.index) ? { ...item, done: true } : item));
+    const wave = nextWave(view);
+    if (wave.length === 0) return waves;
+    waves.push(wave);
+    for (const index of wave) placed.add(index);
+  }
+}
+
+function completionOf(complete: RouteCompletion, graph: boolean): Completion {
+  const { reason, stranded, routedAround, failed, waiting } = complete;
+  const list = (xs: readonly number[]) => xs.join(', ') || 'none';
+  const detail =
+    reason === 'plan_complete'
+      ? 'every item is done'
+      : reason === 'deadlock'
+        ? `items ${list(waiting)} wait on each other`
+        : graph
+          ? `nothing left to dispatch (failed: ${list(failed)}; stranded: ${list(stranded)}; routed around: ${list(routedAround)})`
+          : `items ${list(failed)} were left open after review; they block items ${list(stranded)}, which depend on them`;
+  return { reason, detail, stranded, routedAround };
+}
+
+// The evaluator's one-liners, made as specific as the run knows.
+function withDetail(verdict: StopVerdict, completion: Completion | null, next: PlanItem | null): StopVerdict {
+  if (completion && verdict.reason === completion.reason) return { reason: verdict.reason, detail: completion.detail };
+  if (verdict.reason === 'awaiting_human' && next) {
+    return { reason: verdict.reason, detail: `item ${next.index} ("${next.text}") is a @human node and autonomy is ask` };
+  }
+  return verdict;
+}
