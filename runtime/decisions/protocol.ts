@@ -48,6 +48,14 @@ export function protocolRefusal(entry: DecisionInput): string | undefined {
   );
 }
 
+/**
+ * The decision protocol's one mandatory stop: a usable decision that is irreversible while
+ * the charter is silent on it. Not the agent's to make, so the fork is an escalation.
+ */
+export function mustStopAndAsk(entry: DecisionInput): boolean {
+  return !entry.mechanical && unusableDecision(entry) === undefined && entry.class === 'irreversible' && isSilentCharter(entry.charter);
+}
+
 /** Thrown by appendDecisions when an entry breaks the protocol; nothing was written. */
 export class DecisionRefusedError extends Error {
   override readonly name = 'DecisionRefusedError';

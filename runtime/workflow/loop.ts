@@ -143,6 +143,8 @@ async function runLoop(ctx: RunContext, done: Set<number>): Promise<Ending> {
       ctx.event({ event: 'rescue', item: node.index, kind: next.rescue.kind, failures: next.rescue.failures, rescue_used: true });
     }
     ctx.apply({ type: 'dispatched', item: node.index, done: initiallyDone + done.size });
+    // The Stop hook logs the same line for each block: the two engines' dispatches compare line for line.
+    ctx.event({ event: 'turn', item: node.index, iteration: ctx.iteration, ...(next.rescue ? { rescue: true } : {}) });
     try {
       const rescue = next.rescue ? await rescueItem(ctx, node, mine, next.rescue) : null;
       if (!next.rescue || rescue) await runNode(ctx, node, mine, rescue);

@@ -5,8 +5,9 @@ import { decodeBase64Option } from '../io.js';
 // command on every write, and the barrel would load zod (schema.ts) for nothing.
 import { appendDecisions } from '../../../runtime/decisions/append.js';
 import { recordEvents } from '../../../runtime/decisions/events.js';
-import { DecisionRefusedError, firstRefusal } from '../../../runtime/decisions/protocol.js';
+import { DecisionRefusedError, firstRefusal, mustStopAndAsk } from '../../../runtime/decisions/protocol.js';
 import { describeRecordIssues, parseRecordInput } from '../../../runtime/decisions/record-input.js';
+import type { DecisionInput } from '../../../runtime/decisions/schema.js';
 
 /** What `leopold record` prints: one JSON line (SPEC-RUNTIME §3). */
 export type RecordAck = { ok: true; numbers: number[]; path: string } | { ok: false; error: string };
@@ -39,7 +40,7 @@ export async function recordDocument(raw: string, cwd: string, now: () => Date =
   const parsed = parseRecordInput(json);
   if (!parsed.success) return unusable(`input does not match the record schema: ${describeRecordIssues(parsed.issues)}`);
   const refusal = firstRefusal(parsed.data.decisions);
-  if (refusal) return { ack: { ok: false, error: refusal }, code: 1 };
+  if (refusal) return { ack: { ok: false, error: await escalateRefusal(refusal, parsed.data.decisions, cwd, now) }, code: 1 };
   const leopoldDir = findBriefDir(cwd);
   if (!leopoldDir) return unusable(`no .leopold/ directory at or above ${cwd}`);
   try {
@@ -50,6 +51,26 @@ export async function recordDocument(raw: string, cwd: string, now: () => Date =
     if (error instanceof DecisionRefusedError) return { ack: { ok: false, error: error.message }, code: 1 };
     return unusable(`could not write to ${leopoldDir}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * An irreversible decision on a silent charter is the protocol's one mandatory stop: the
+ * refusal itself records the `escalation` event for its item, so the Stop hook ends the run
+ * with `escalation` (naming the item) whatever the session does next, as the workflow
+ * stops at once. Other refusals are the agent's to correct (a missing why, a fork written
+ * as mechanical), so they record nothing. Returns the refusal as the ack says it.
+ */
+async function escalateRefusal(refusal: string, decisions: readonly DecisionInput[], cwd: string, now: () => Date): Promise<string> {
+  const asked = decisions.find(mustStopAndAsk);
+  const leopoldDir = asked && typeof asked.item === 'number' ? findBriefDir(cwd) : null;
+  if (!asked || leopoldDir === null) return refusal;
+  const title = asked.title.replace(/\s+/g, ' ').trim();
+  try {
+    await recordEvents(leopoldDir, [{ event: 'escalation', item: asked.item, question: `"${title}" is irreversible and the charter is silent; stop and ask` }], now);
+  } catch {
+    return refusal; // the refusal stands; the session reports the escalation itself, as its instructions say
+  }
+  return `${refusal} The escalation for item ${asked.item} is recorded: end your turn; the run stops with escalation and the user decides.`;
 }
 
 async function readStdin(): Promise<string> {

@@ -119,8 +119,10 @@ export function blockReason(input: ReasonInput): string {
       record({ decisions: [{ ...DECISION_PLACEHOLDERS, item: n, subject: item.text, turn }] }),
       `A mechanical decision (one clearly right answer: ran the formatter, reused the existing helper, added the missing test) is one line:`,
       record({ decisions: [{ title: '<what>', decision: '<how>', mechanical: true, item: n, turn }] }),
-      'leopold record refuses an irreversible decision on a silent charter: then stop and ask the user instead.',
-      `It also refuses an entry with no decision or no why: never record a decision nobody made. A fork you cannot settle (no usable decision) is an escalation: report it and end your turn; the run stops with escalation:`,
+      `A fork the charter does not settle for you (a needs-confirm or ambiguous blocker) is an escalation: synthesize the person best placed to decide it (a specific job, never a generic role; if none fits, "persona": null), decide as that persona against the charter, record it with fork "escalation", then carry on with the item:`,
+      record({ decisions: [{ ...DECISION_PLACEHOLDERS, fork: 'escalation', item: n, subject: item.text, persona: { name: '<name>', role: '<role>', expertise: ['<expertise>'] }, turn }] }),
+      'leopold record refuses an irreversible decision the charter is silent on: that fork is not yours to settle. The refusal records the escalation itself; end your turn and the run stops with escalation for the user to decide.',
+      `It also refuses an entry with no decision or no why: never record a decision nobody made. A fork nobody can settle (no usable decision) is an escalation: report it and end your turn; the run stops with escalation:`,
       record({ events: [{ event: 'escalation', item: n, question: '<the fork nobody could settle>' }] }),
     ].join('\n'),
   );
@@ -139,7 +141,7 @@ function personaFork(input: ReasonInput): string | null {
   const rules = input.charterRules();
   const situation = rescue
     ? `This is the run's one rescue: item ${n} failed ${rescue.failures} times in a row (${rescue.kind}). Synthesize the role this failure needs and choose ONE genuinely different approach (not a retry), then attempt the item under it.`
-    : `This is a @human node: the plan asked for a person here and you stand in for one. Synthesize the person best placed to decide it (autonomy is full: do not stop to ask).`;
+    : `This is a @human node: the plan asked for a person here and you stand in for one. Synthesize the person best placed to decide it (autonomy is full: do not stop to ask, unless leopold record refuses the decision as irreversible on a silent charter).`;
   const entry = rescue
     ? {
         title: `Rescue item ${n} with a different approach`,
@@ -161,5 +163,8 @@ function personaFork(input: ReasonInput): string | null {
     'The role must be a specific job, never a generic one (assistant, engineer, developer, expert, …); if none fits, decide under the default worker prompt and record "persona": null.',
     `Binding rules lifted verbatim from CHARTER.md (the persona cannot change them):\n${rules.length === 0 ? '(none)' : rules.map((r) => `- ${r}`).join('\n')}`,
     `Record the decision with its persona:\n${record({ decisions: [entry] })}`,
+    ...(rescue
+      ? [`If there is no genuinely different approach, do not attempt the item: report it and end your turn; the run stops with repeated_failure:\n${record({ events: [{ event: 'no-approach', item: n }] })}`]
+      : []),
   ].join('\n');
 }

@@ -1,0 +1,255 @@
+// The two engines, each driven through one parity case (test/parity/table.ts). The workflow
+// engine runs the compiled script in the stand-in host, each attempt rendered as its agents'
+// answers; the Stop-hook engine runs in a real .leopold/ (state through `leopold run
+// start`'s function), and after each block a simulated session does what the attempt says
+// through the real CLI functions (`leopold plan tick`, `leopold record`, filling the
+// templates the hook's own block reason carries) and calls the hook again.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { recordDocument } from '../../compiler/cli/commands/record.js';
+import { startRun } from '../../compiler/cli/commands/run.js';
+import { tickPlan } from '../../compiler/cli/commands/plan.js';
+import { renderDecision } from '../../runtime/decisions/render.js';
+import type { DecisionInput } from '../../runtime/decisions/schema.js';
+import type { AnswerScript, ScriptedAnswer } from '../../runtime/host/index.js';
+import { runStopHook } from '../../runtime/hooks/stop/index.js';
+import { charterRules } from '../../runtime/persona/index.js';
+import { readState } from '../../runtime/state/index.js';
+import { CHARTER, decisionsOf, eventsOf, finding, handoff, MISSION, persona, review, simulate, verdict } from '../workflow/harness.js';
+import type { Attempt, Case, Fork } from './table.js';
+
+/** What a run comes to, as the parity assertions compare it. */
+export interface EngineRun {
+  dispatched: number[];
+  stop: string;
+  iteration: number;
+  /** DECISIONS.md entries, rendered by the one writer, timestamps normalised. */
+  entries: string[];
+}
+
+export const attemptOf = (c: Case, item: number, k: number): Attempt => {
+  const list = c.attempts?.[item] ?? [{ ok: true }];
+  return list[Math.min(k, list.length - 1)]!;
+};
+
+/** Review rounds per item (GUARDRAILS default): the cap's fix rounds and rulings depend on it. */
+const ROUNDS = 2;
+const BLOCKING = finding('P0', true);
+const ruling = (n: number, text: string, turn: number): DecisionInput & { item: number } => ({
+  title: `Ruling: ${BLOCKING.severity} ${BLOCKING.type} in ${BLOCKING.file}:${BLOCKING.line} left open`,
+  item: n,
+  subject: text,
+  class: 'reversible',
+  charter: 'silent',
+  decision: `Item ${n} stays open with this finding: ${BLOCKING.problem}`,
+  why: `the review round cap (${ROUNDS}) was reached with the finding still blocking`,
+  reversal: `Fix it: ${BLOCKING.fix}`,
+  turn,
+});
+
+const forkValue = (f: Fork) => ({
+  title: f.title,
+  class: f.irreversible ? 'irreversible' : 'reversible',
+  charter: f.charter,
+  decision: f.title.replace(/^\w+ (the )?/, ''),
+  why: 'pragmatism: the smallest change that settles it',
+  reversal: 'Revert the change and restore the previous choice.',
+  summary: 'done',
+});
+const EMPTY = { title: '', class: 'reversible', charter: 'silent', decision: '', why: '', reversal: '', summary: '' };
+
+/** The workflow's answer script for a case: the same attempts, as its agents' answers, in order per label. */
+export function answersOf(c: Case, kindOf: (item: number) => string): AnswerScript {
+  const queues = new Map<string, ScriptedAnswer[]>();
+  const push = (label: string, ...answers: ScriptedAnswer[]) => queues.set(label, [...(queues.get(label) ?? []), ...answers]);
+  const die = { die: true } as const;
+  for (const [key, attempts] of Object.entries(c.attempts ?? {})) {
+    const id = `i${key}`;
+    const accepted = () => {
+      push(`${id}:implement`, handoff.completed);
+      push(`${id}:verify`, verdict.pass);
+      push(`${id}:review:correctness`, review());
+    };
+    for (const a of attempts) {
+      if ('ok' in a) accepted();
+      else if ('fail' in a) {
+        if (a.fail === 'verification') {
+          push(`${id}:implement`, handoff.completed);
+          push(`${id}:verify`, verdict.fail('2 failing'));
+        } else if (a.fail === 'partial') push(`${id}:implement`, handoff.noTests);
+        else if (a.fail === 'blocked') push(`${id}:implement`, handoff.blocked('too-big: split it first'));
+        else {
+          // A dead implementer charges a round; the last round's death fails the attempt.
+          push(`${id}:implement`, die);
+          for (let r = 1; r <= ROUNDS; r++) push(`${id}:fix:${r}`, die);
+        }
+      } else if ('gate' in a) push(`${id}:${kindOf(Number(key))}`, { value: { verdict: a.gate, reasons: 'as scripted' } });
+      else if ('deadJudge' in a) push(`${id}:${kindOf(Number(key))}`, die, die);
+      else if ('exit' in a) push(`${id}:tool`, { value: { exit: a.exit, output: '' } });
+      else if ('human' in a) {
+        push(`${id}:persona:human`, persona(a.human.role));
+        push(`${id}:human`, { value: forkValue(a.human) });
+      } else if ('unsettled' in a) {
+        push(`${id}:persona:human`, persona('Release Engineer'));
+        push(`${id}:human`, { value: EMPTY });
+      } else if ('escalate' in a) {
+        push(`${id}:implement`, handoff.blocked(`needs-confirm: ${a.escalate.title}?`));
+        push(`${id}:persona:escalation`, persona(a.escalate.role));
+        push(`${id}:escalation`, { value: forkValue(a.escalate) });
+        if (!(a.escalate.irreversible && a.escalate.charter === 'silent')) accepted();
+      } else if ('escalateUnsettled' in a) {
+        push(`${id}:implement`, handoff.blocked('needs-confirm: which format?'));
+        push(`${id}:persona:escalation`, persona('Data Modelling Lead'));
+        push(`${id}:escalation`, { value: EMPTY });
+      } else if ('leftOpen' in a) {
+        push(`${id}:implement`, handoff.completed);
+        for (let r = 0; r <= ROUNDS; r++) {
+          if (r > 0) push(`${id}:fix:${r}`, handoff.completed);
+          push(`${id}:verify`, verdict.pass);
+          push(`${id}:review:correctness`, review([BLOCKING]));
+        }
+      } else if ('feedback' in a) push(`${id}:feedback`, { value: { amendments: '', summary: 'nothing to add' } });
+    }
+  }
+  for (const [key, r] of Object.entries(c.rescue ?? {})) {
+    push(`i${key}:persona:repeated-failure`, persona(r.role));
+    push(`i${key}:rescue`, { value: { approach: r.approach } });
+  }
+  return [...queues].map(([label, answers]) => ({ label, answers }));
+}
+
+// Timestamps differ by engine and moment; everything else must not.
+const normalise = (entry: string) => entry.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/g, '<ts>').trim();
+
+/** The workflow engine on one case. */
+export async function workflowRun(c: Case): Promise<EngineRun> {
+  const kinds = new Map<number, string>();
+  c.plan.split('\n').filter((line) => /^- \[[ x]\]/.test(line)).forEach((line, i) => kinds.set(i + 1, /@(gate|verify)\b/.exec(line)?.[1] ?? 'work'));
+  const s = await simulate(c.plan, { answers: answersOf(c, (i) => kinds.get(i) ?? 'work'), compile: { guardrails: c.guardrails ?? '' } });
+  const events = eventsOf(s);
+  const dispatched = events.filter((e) => e.event === 'turn').map((e) => e.item as number);
+  const stop = events.find((e) => e.event === 'stop');
+  // The writer lifts the persona's binding rules from CHARTER.md; render with the same ones.
+  const rules = charterRules(CHARTER);
+  const entries = (decisionsOf(s) as DecisionInput[]).map((d, i) => normalise(renderDecision(d, i + 1, new Date(0), rules)));
+  return { dispatched, stop: s.result.stop, iteration: (stop?.iteration as number | undefined) ?? -1, entries };
+}
+
+/** The JSON line after `marker` in a block reason: the record template the hook gave. */
+function template(reason: string, marker: string): Record<string, unknown> {
+  const at = reason.indexOf(marker);
+  expect(at, `the block reason carries "${marker}"`).toBeGreaterThanOrEqual(0);
+  const line = reason
+    .slice(at)
+    .split('\n')
+    .find((l) => l.startsWith('{'))!;
+  return JSON.parse(line) as Record<string, unknown>;
+}
+
+const FORK_PERSONA = 'Record the decision with its persona:';
+const ESCALATION = 'is an escalation: synthesize the person best placed to decide it';
+const DECISION = 'Record every decision you make on the user';
+const NO_APPROACH = 'If there is no genuinely different approach';
+const REPORT_ESCALATION = 'A fork nobody can settle (no usable decision) is an escalation';
+
+/** The Stop-hook engine on one case, in `dir` (a fresh folder the caller removes). */
+export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { reasons: string[] }> {
+  const leo = join(dir, '.leopold');
+  mkdirSync(leo, { recursive: true });
+  writeFileSync(join(leo, 'PLAN.md'), c.plan);
+  writeFileSync(join(leo, 'MISSION.md'), MISSION);
+  writeFileSync(join(leo, 'CHARTER.md'), CHARTER);
+  writeFileSync(join(leo, 'GUARDRAILS.md'), c.guardrails ?? '');
+  await startRun(leo, { engine: 'session', force: false });
+  const plan = join(leo, 'PLAN.md');
+  const stdin = JSON.stringify({ session_id: 'p', cwd: dir, hook_event_name: 'Stop', stop_hook_active: true, background_tasks: [] });
+  const dispatched: number[] = [];
+  const reasons: string[] = [];
+  const attemptsSoFar = new Map<number, number>();
+  const record = async (doc: unknown, ok = true) => {
+    const out = await recordDocument(JSON.stringify(doc), dir);
+    expect(out.ack, JSON.stringify(doc)).toMatchObject({ ok });
+    return out.ack;
+  };
+  const withFork = (entry: Record<string, unknown>, f: Fork) => {
+    const p = persona(f.role).value;
+    const v = forkValue(f);
+    return { ...entry, title: v.title, class: v.class, charter: v.charter, decision: v.decision, why: v.why, reversal: v.reversal, persona: { name: p.name, role: p.role, expertise: p.expertise } };
+  };
+  const decisionsIn = (doc: Record<string, unknown>) => doc.decisions as Record<string, unknown>[];
+  const escalate = async (reason: string, n: number) =>
+    record({ events: [{ ...(template(reason, REPORT_ESCALATION).events as Record<string, unknown>[])[0], item: n, question: 'no usable decision' }] });
+
+  for (let turn = 0; turn < 60; turn++) {
+    if (c.killAfterTurns !== undefined && turn === c.killAfterTurns) writeFileSync(join(leo, 'STOP'), '');
+    const out = await runStopHook(stdin, { env: {}, processCwd: dir });
+    if (out === '') throw new Error('the hook printed nothing during an active run');
+    const parsed = JSON.parse(out) as { decision?: string; reason?: string };
+    if (parsed.decision !== 'block') break;
+    const reason = parsed.reason!;
+    reasons.push(reason);
+    const n = Number(/Work on item (\d+) now/.exec(reason)![1]);
+    const turnNo = Number(/Leopold run, turn (\d+) of/.exec(reason)![1]);
+    dispatched.push(n);
+    if (/This is the run's one rescue/.test(reason)) {
+      const r = c.rescue?.[n] ?? { role: 'Build Engineer', approach: 'another way' };
+      if (r.approach === '') {
+        await record(template(reason, NO_APPROACH));
+        continue;
+      }
+      const p = persona(r.role).value;
+      const doc = template(reason, FORK_PERSONA);
+      await record({ decisions: decisionsIn(doc).map((e) => ({ ...e, decision: r.approach, persona: { name: p.name, role: p.role, expertise: p.expertise } })) });
+    }
+    const k = attemptsSoFar.get(n) ?? 0;
+    attemptsSoFar.set(n, k + 1);
+    const a = attemptOf(c, n, k);
+    // The session does what the attempt says, exactly as the block reason tells it to.
+    if ('ok' in a || 'feedback' in a) {
+      if ('feedback' in a) await record({ events: [{ event: 'amendments', item: n, proposals: '' }] });
+      await tickPlan(plan, String(n));
+    } else if ('fail' in a) await record({ events: [{ event: 'failure', item: n, kind: a.fail, evidence: 'as scripted' }] });
+    else if ('gate' in a || 'deadJudge' in a) {
+      const verdictOf = 'gate' in a ? a.gate : 'fail';
+      const kind = /@(gate|verify)\b/.exec(reason)![1];
+      await record({ events: [{ event: kind, item: n, verdict: verdictOf, reasons: 'as scripted' }] });
+      if (verdictOf === 'pass') await tickPlan(plan, String(n));
+    } else if ('exit' in a) {
+      await record({ events: [{ event: 'tool', item: n, command: 'npm test', exit: a.exit }] });
+      if (a.exit === 0) await tickPlan(plan, String(n));
+    } else if ('human' in a || 'escalate' in a) {
+      const f = 'human' in a ? a.human : a.escalate;
+      const doc = template(reason, 'human' in a ? FORK_PERSONA : ESCALATION);
+      const filled = { decisions: decisionsIn(doc).map((e) => withFork(e, f)) };
+      expect(JSON.stringify(filled)).not.toMatch(/"<[^"]*>"/);
+      const stopAndAsk = f.irreversible === true && f.charter === 'silent';
+      // An irreversible decision on a silent charter is refused, and the refusal records the escalation itself.
+      await record(filled, !stopAndAsk);
+      if (!stopAndAsk) await tickPlan(plan, String(n));
+    } else if ('unsettled' in a || 'escalateUnsettled' in a) {
+      const doc = template(reason, 'unsettled' in a ? FORK_PERSONA : ESCALATION);
+      const empty = { decisions: decisionsIn(doc).map((e) => ({ ...e, title: 'Approve it', class: 'reversible', charter: 'silent', decision: '', why: '', reversal: '', persona: null })) };
+      const refused = await record(empty, false);
+      expect(refused).toMatchObject({ error: expect.stringMatching(/nobody made it/) });
+      await escalate(reason, n);
+    } else if ('leftOpen' in a) {
+      const text = /Work on item \d+ now, and only on it: (.*)/.exec(reason)![1]!;
+      const doc = template(reason, DECISION);
+      await record({ decisions: decisionsIn(doc).map((e) => ({ ...e, ...ruling(n, text, turnNo) })) });
+      await record({ events: [{ event: 'item-open', item: n, reason: 'review round cap reached' }] });
+    }
+  }
+  const state = readState(leo).state!;
+  let trail = '';
+  try {
+    trail = readFileSync(join(leo, 'DECISIONS.md'), 'utf8');
+  } catch {
+    // no decisions
+  }
+  const entries = trail
+    .split(/\n(?=## D\d)/)
+    .slice(1)
+    .map((e) => normalise(e));
+  return { dispatched, stop: state.stop_reason ?? '(none)', iteration: state.iteration, entries, reasons };
+}

@@ -1,0 +1,398 @@
+// THE parity table: one list of cases, each run through both engines (test/parity/drivers.ts)
+// and, where it applies, through the real client (test/conformance/parity.conformance.test.ts).
+// A case gives a plan, GUARDRAILS and what happens at each attempt of each item; both
+// engines must dispatch the same items in the same order, stop for the same reason at the
+// same iteration and write byte-identical DECISIONS.md entries (timestamps aside).
+
+/** A fork's answer: the persona's role and what it decided. */
+export interface Fork {
+  role: string;
+  title: string;
+  /** The CHARTER rule that decided it, verbatim, or `silent`. */
+  charter: string;
+  irreversible?: boolean;
+}
+
+/** What one attempt at an item does (one dispatch). */
+export type Attempt =
+  | { ok: true }
+  /** A failed attempt of a work item: its kind (`implementer`: the implementer died in every round). */
+  | { fail: 'verification' | 'partial' | 'blocked' | 'implementer' }
+  /** A @gate or @verify verdict. */
+  | { gate: 'pass' | 'fail' }
+  /** A @gate whose judge gave no answer, twice: a fail, never a pass. */
+  | { deadJudge: true }
+  /** A @tool's exit code. */
+  | { exit: number }
+  /** A @human node decided by a persona. */
+  | { human: Fork }
+  /** A @human node whose answer decides nothing. */
+  | { unsettled: true }
+  /** A needs-confirm blocker a persona settles against the charter; the item then passes. */
+  | { escalate: Fork }
+  /** A needs-confirm blocker whose answer decides nothing. */
+  | { escalateUnsettled: true }
+  /** The review round cap: a P0 finding in every round; a ruling is recorded and the item stays open. */
+  | { leftOpen: true }
+  /** A @feedback node that proposes nothing. */
+  | { feedback: true };
+
+export interface Case {
+  name: string;
+  plan: string;
+  guardrails?: string;
+  /** Item index -> its attempts in order (the last repeats); unlisted items pass. */
+  attempts?: Record<number, Attempt[]>;
+  /** Item index -> the rescue's persona and approach ('' : it found none). */
+  rescue?: Record<number, { role: string; approach: string }>;
+  expected: {
+    dispatched: number[];
+    stop: string;
+    /** Iterations used when the run stopped (default: the number of dispatches). */
+    iteration?: number;
+    /** DECISIONS.md entries both engines write (default 0). */
+    entries?: number;
+  };
+  /** Raise the kill switch in the session after this many turns: the one stop the script cannot see. */
+  killAfterTurns?: number;
+  /** The divergence of issue #12 this case failed on before the run model was shared. */
+  failedBefore?: string;
+}
+
+const licence = (over: Partial<Fork> = {}): Fork => ({ role: 'Open Source Licensing Counsel', title: 'Pick the MIT licence', charter: 'silent', ...over });
+const cutover = (over: Partial<Fork> = {}): Fork => ({ role: 'Release Engineer', title: 'Drop the legacy table', charter: 'silent', irreversible: true, ...over });
+const schema = (over: Partial<Fork> = {}): Fork => ({ role: 'Data Modelling Lead', title: 'Store counts as integers', charter: 'silent', ...over });
+const RESCUE = { role: 'Build Engineer', approach: 'Split the word counter into a tokenizer and a counter' };
+const fails = (kind: 'verification' | 'partial' | 'blocked' | 'implementer', n: number): Attempt[] => Array.from({ length: n }, () => ({ fail: kind }));
+
+const ROUTED = [
+  '- [ ] Build it {#build}',
+  '- [ ] (after: #build) @tool `npm test` {#test}',
+  '  @on exit!=0 -> #fix',
+  '  @on exit=0 -> #review',
+  '- [ ] Fix what the tests found {#fix}',
+  '  @on ok -> #review',
+  '- [ ] @gate Review it {#review}',
+  '  @on fail -> #rework',
+  '  @on pass -> #ship',
+  '- [ ] Ship it {#ship}',
+  '- [ ] Rework what review rejected {#rework}',
+  '',
+].join('\n');
+
+export const CASES: Case[] = [
+  // --- plain checklists: scheduling, failures, budgets
+  {
+    name: 'a plain checklist, one verification failure recovered',
+    plan: '# Plan\n\n- [x] Set up\n- [ ] Count words {#count}\n- [ ] (after: #count) Add --json\n- [ ] Write the README\n',
+    attempts: { 2: [{ fail: 'verification' }, { ok: true }] },
+    expected: { dispatched: [2, 2, 4, 3], stop: 'plan_complete' },
+  },
+  {
+    name: 'a plain checklist in plan order when nothing depends on anything',
+    plan: '- [ ] One\n- [ ] Two\n- [ ] Three\n',
+    expected: { dispatched: [1, 2, 3], stop: 'plan_complete' },
+  },
+  {
+    name: 'done items are never dispatched',
+    plan: '- [x] One\n- [ ] Two\n- [x] Three\n- [ ] Four\n',
+    expected: { dispatched: [2, 4], stop: 'plan_complete' },
+  },
+  {
+    name: 'each failure kind is retried: partial, blocked, a dead implementer',
+    plan: '- [ ] Count words\n- [ ] Count lines\n- [ ] Count bytes\n',
+    attempts: { 1: [{ fail: 'partial' }, { ok: true }], 2: [{ fail: 'blocked' }, { ok: true }], 3: [{ fail: 'implementer' }, { ok: true }] },
+    expected: { dispatched: [1, 1, 2, 2, 3, 3], stop: 'plan_complete' },
+  },
+  {
+    name: 'the review cap leaves an item open: only what depends on it is blocked',
+    plan: '- [ ] Count words {#count}\n- [ ] (after: #count) Add --json\n- [ ] Write the README\n',
+    attempts: { 1: [{ leftOpen: true }] },
+    expected: { dispatched: [1, 3], stop: 'routed_complete', entries: 1 },
+    failedBefore: 'stranded work: the wave loop stranded item 3, whose dependencies were all done',
+  },
+  {
+    name: 'the review cap on a chain: the whole chain is blocked, the rest runs',
+    plan: '- [ ] Parse the flags {#flags}\n- [ ] (after: #flags) Add --json {#json}\n- [ ] (after: #json) Add --csv\n- [ ] Write the README\n- [ ] Add a man page\n',
+    attempts: { 1: [{ leftOpen: true }] },
+    expected: { dispatched: [1, 4, 5], stop: 'routed_complete', entries: 1 },
+  },
+  {
+    name: 'the review cap on an item nothing depends on',
+    plan: '- [ ] Count words\n- [ ] Count lines\n',
+    attempts: { 2: [{ leftOpen: true }] },
+    expected: { dispatched: [1, 2], stop: 'routed_complete', entries: 1 },
+  },
+  {
+    name: 'the iteration budget stops work that is left',
+    plan: '- [ ] One\n- [ ] Two\n- [ ] Three\n',
+    guardrails: '- max_iterations: 2\n',
+    expected: { dispatched: [1, 2], stop: 'iteration_budget' },
+  },
+  {
+    name: 'the last item done on the last iteration is plan_complete, not iteration_budget',
+    plan: '- [ ] One\n- [ ] Two\n- [ ] Three\n',
+    guardrails: '- max_iterations: 3\n',
+    expected: { dispatched: [1, 2, 3], stop: 'plan_complete' },
+    failedBefore: 'budget-vs-complete ordering: the Stop hook said iteration_budget, the workflow plan_complete',
+  },
+  {
+    name: 'the iteration budget counts retries',
+    plan: '- [ ] One\n- [ ] Two\n',
+    guardrails: '- max_iterations: 3\n',
+    attempts: { 1: [{ fail: 'verification' }, { fail: 'partial' }, { ok: true }] },
+    expected: { dispatched: [1, 1, 1], stop: 'iteration_budget' },
+  },
+  {
+    name: 'no progress: failures of alternating kinds never reach the ceiling, the no-progress limit stops them',
+    plan: '- [ ] One\n- [ ] Two\n',
+    guardrails: '- max_no_progress: 4\n',
+    attempts: { 1: Array.from({ length: 8 }, (_, k): Attempt => ({ fail: k % 2 === 0 ? 'verification' : 'partial' })) },
+    expected: { dispatched: [1, 1, 1, 1], stop: 'no_progress' },
+    failedBefore: 'the workflow had no no-progress stop: it ran on to the iteration budget',
+  },
+  {
+    name: 'progress resets the no-progress count',
+    plan: '- [ ] One\n- [ ] Two\n- [ ] Three\n',
+    guardrails: '- max_no_progress: 3\n',
+    attempts: { 1: [{ fail: 'verification' }, { ok: true }], 2: [{ fail: 'partial' }, { ok: true }] },
+    expected: { dispatched: [1, 1, 2, 2, 3], stop: 'plan_complete' },
+  },
+
+  // --- the failure ceiling and the one rescue
+  {
+    name: 'the failure ceiling under ask (rescues off)',
+    plan: '- [ ] One\n- [ ] Two\n',
+    guardrails: '- autonomy: ask\n- max_failures: 2\n',
+    attempts: { 1: [{ fail: 'verification' }] },
+    expected: { dispatched: [1, 1], stop: 'repeated_failure' },
+  },
+  {
+    name: 'the rescue unspent: three failures, the rescue, then success',
+    plan: '- [ ] Count words\n- [ ] Write the README\n',
+    attempts: { 1: [...fails('verification', 3), { ok: true }] },
+    rescue: { 1: RESCUE },
+    expected: { dispatched: [1, 1, 1, 1, 2], stop: 'plan_complete', entries: 1 },
+    failedBefore: 'the rescue entry was turn 3 in the workflow and turn 4 in the Stop hook',
+  },
+  {
+    name: 'the rescue spent: the next item to fail three times stops at the third attempt',
+    plan: '- [ ] Count words\n- [ ] Count lines\n',
+    attempts: { 1: [...fails('verification', 3), { ok: true }], 2: fails('verification', 5) },
+    rescue: { 1: RESCUE },
+    expected: { dispatched: [1, 1, 1, 1, 2, 2, 2], stop: 'repeated_failure', entries: 1 },
+    failedBefore: 'a silent fourth attempt: the workflow kept the spent rescue hold and gave item 2 four attempts',
+  },
+  {
+    name: 'the rescue finds no approach: repeated_failure at once',
+    plan: '- [ ] Count words\n- [ ] Write the README\n',
+    attempts: { 1: fails('verification', 3) },
+    rescue: { 1: { role: 'Build Engineer', approach: '' } },
+    expected: { dispatched: [1, 1, 1, 1], stop: 'repeated_failure' },
+    failedBefore: 'the Stop hook handed the item out twice more and ended no_progress',
+  },
+  {
+    name: 'the rescued attempt fails too: repeated_failure',
+    plan: '- [ ] Count words\n- [ ] Write the README\n',
+    attempts: { 1: fails('verification', 5) },
+    rescue: { 1: RESCUE },
+    expected: { dispatched: [1, 1, 1, 1], stop: 'repeated_failure', entries: 1 },
+  },
+  {
+    name: 'the rescue resumed: after a rescued success, other items run as usual',
+    plan: '- [ ] Count words\n- [ ] Count lines\n- [ ] Count bytes\n',
+    attempts: { 1: [...fails('partial', 3), { ok: true }], 2: [{ fail: 'verification' }, { ok: true }] },
+    rescue: { 1: RESCUE },
+    expected: { dispatched: [1, 1, 1, 1, 2, 2, 3], stop: 'plan_complete', entries: 1 },
+  },
+  {
+    name: 'a streak of another kind after the rescue stops at the ceiling',
+    plan: '- [ ] Count words\n- [ ] Count lines\n',
+    attempts: { 1: [...fails('verification', 3), { ok: true }], 2: fails('partial', 5) },
+    rescue: { 1: RESCUE },
+    expected: { dispatched: [1, 1, 1, 1, 2, 2, 2], stop: 'repeated_failure', entries: 1 },
+  },
+  {
+    name: 'max_failures 1: the first failure buys the rescue',
+    plan: '- [ ] Count words\n',
+    guardrails: '- max_failures: 1\n',
+    attempts: { 1: [{ fail: 'blocked' }, { ok: true }] },
+    rescue: { 1: RESCUE },
+    expected: { dispatched: [1, 1], stop: 'plan_complete', entries: 1 },
+  },
+  {
+    name: 'failures of different kinds restart the streak',
+    plan: '- [ ] Count words\n',
+    attempts: { 1: [{ fail: 'verification' }, { fail: 'verification' }, { fail: 'partial' }, { fail: 'partial' }, { ok: true }] },
+    expected: { dispatched: [1, 1, 1, 1, 1], stop: 'plan_complete' },
+  },
+  {
+    name: 'the iteration budget lands on the rescue dispatch: no rescue is bought',
+    plan: '- [ ] Count words\n',
+    guardrails: '- max_iterations: 3\n',
+    attempts: { 1: fails('verification', 5) },
+    rescue: { 1: RESCUE },
+    expected: { dispatched: [1, 1, 1], stop: 'iteration_budget' },
+  },
+
+  // --- @human and escalations: every fork
+  {
+    name: 'a @human node under full: a persona decides, the entry is written',
+    plan: '- [ ] Write the code\n- [ ] @human Pick the licence\n- [ ] Publish the docs\n',
+    attempts: { 2: [{ human: licence() }] },
+    expected: { dispatched: [1, 2, 3], stop: 'plan_complete', entries: 1 },
+  },
+  {
+    name: 'a @human node whose persona is generic: written as no role synthesized',
+    plan: '- [ ] @human Pick the licence\n',
+    attempts: { 1: [{ human: licence({ role: 'An Assistant', title: 'Pick Apache-2.0', charter: 'Never add a runtime dependency.' }) }] },
+    expected: { dispatched: [1], stop: 'plan_complete', entries: 1 },
+  },
+  {
+    name: 'a @human node whose answer decides nothing: escalation, and no entry is written',
+    plan: '- [ ] Write the code\n- [ ] @human Approve the production cutover\n- [ ] Publish the docs\n',
+    attempts: { 2: [{ unsettled: true }] },
+    expected: { dispatched: [1, 2], stop: 'escalation' },
+  },
+  {
+    name: 'a @human node decided irreversibly on a silent charter: stop and ask (escalation)',
+    plan: '- [ ] Write the code\n- [ ] @human Approve the production cutover\n- [ ] Publish the docs\n',
+    attempts: { 2: [{ human: cutover() }] },
+    expected: { dispatched: [1, 2], stop: 'escalation' },
+    failedBefore: 'the Stop hook could not stop and ask: it re-blocked the item five more times and ended no_progress',
+  },
+  {
+    name: 'a @human node decided irreversibly under a charter rule that covers it: recorded, the run goes on',
+    plan: '- [ ] @human Approve the production cutover\n- [ ] Publish the docs\n',
+    attempts: { 1: [{ human: cutover({ charter: 'Never add a runtime dependency.' }) }] },
+    expected: { dispatched: [1, 2], stop: 'plan_complete', entries: 1 },
+  },
+  {
+    name: 'a @human node under ask: awaiting_human',
+    plan: '- [ ] Write the code\n- [ ] @human Pick the licence\n- [ ] Publish the docs\n',
+    guardrails: '- autonomy: halt\n',
+    expected: { dispatched: [1], stop: 'awaiting_human' },
+  },
+  {
+    name: 'a @human node first under ask: nothing is dispatched',
+    plan: '- [ ] @human Pick the licence\n- [ ] Publish the docs\n',
+    guardrails: '- autonomy: ask\n',
+    expected: { dispatched: [], stop: 'awaiting_human' },
+  },
+  {
+    name: 'two @human nodes under full: two entries, in order',
+    plan: '- [ ] @human Pick the licence\n- [ ] @human Pick the data format\n',
+    attempts: { 1: [{ human: licence() }], 2: [{ human: schema({ title: 'Store counts as JSON' }) }] },
+    expected: { dispatched: [1, 2], stop: 'plan_complete', entries: 2 },
+  },
+  {
+    name: 'an escalation settled by a persona: the entry has its Persona and Fork, the item goes on',
+    plan: '- [ ] Count words\n- [ ] Write the README\n',
+    attempts: { 1: [{ escalate: schema() }] },
+    expected: { dispatched: [1, 2], stop: 'plan_complete', entries: 1 },
+    failedBefore: "the Stop hook's instructions never named the escalation fork: the entry said Fork: none with no Persona line",
+  },
+  {
+    name: 'an escalation nobody can settle: escalation, no entry',
+    plan: '- [ ] Count words\n- [ ] Write the README\n',
+    attempts: { 1: [{ escalateUnsettled: true }] },
+    expected: { dispatched: [1], stop: 'escalation' },
+  },
+  {
+    name: 'an escalation decided irreversibly on a silent charter: stop and ask',
+    plan: '- [ ] Count words\n- [ ] Write the README\n',
+    attempts: { 1: [{ escalate: cutover() }] },
+    expected: { dispatched: [1], stop: 'escalation' },
+    failedBefore: 'the Stop hook could not stop and ask at an escalation either',
+  },
+  {
+    name: 'an escalation settled, then a failure and a retry',
+    plan: '- [ ] Count words\n',
+    attempts: { 1: [{ escalate: schema() }, { ok: true }] },
+    expected: { dispatched: [1], stop: 'plan_complete', entries: 1 },
+  },
+  {
+    name: 'a generic persona at an escalation: written as no role synthesized',
+    plan: '- [ ] Count words\n',
+    attempts: { 1: [{ escalate: schema({ role: 'Software Engineer' }) }] },
+    expected: { dispatched: [1], stop: 'plan_complete', entries: 1 },
+  },
+
+  // --- routed plans: every node kind, branches, routed around
+  {
+    name: 'a routed plan taking the fail branch (@tool exit 1, @gate fail)',
+    plan: ROUTED,
+    attempts: { 2: [{ exit: 1 }], 4: [{ gate: 'fail' }] },
+    expected: { dispatched: [1, 2, 3, 4, 6], stop: 'routed_complete' },
+  },
+  {
+    name: 'a routed plan taking the pass branch (@tool exit 0, @gate pass)',
+    plan: ROUTED,
+    attempts: { 2: [{ exit: 0 }], 4: [{ gate: 'pass' }] },
+    expected: { dispatched: [1, 2, 4, 5], stop: 'routed_complete' },
+  },
+  {
+    name: 'a dead judge is a fail, never a pass',
+    plan: ROUTED,
+    attempts: { 2: [{ exit: 0 }], 4: [{ deadJudge: true }] },
+    expected: { dispatched: [1, 2, 4, 6], stop: 'routed_complete' },
+  },
+  {
+    name: 'a @verify node that fails with no route out',
+    plan: '- [ ] Count words {#count}\n- [ ] (after: #count) @verify The counts match wc\n- [ ] Write the README\n',
+    attempts: { 2: [{ gate: 'fail' }] },
+    expected: { dispatched: [1, 2, 3], stop: 'routed_complete' },
+  },
+  {
+    name: 'a @gate pass with a route: the target runs',
+    plan: '- [ ] Count words {#count}\n- [ ] (after: #count) @gate Review it\n  @on pass -> #ship\n- [ ] Ship it {#ship}\n',
+    attempts: { 2: [{ gate: 'pass' }] },
+    expected: { dispatched: [1, 2, 3], stop: 'plan_complete' },
+  },
+  {
+    name: 'a failing work item in a routed plan is retried, then its ok route runs',
+    plan: '- [ ] Count words {#count}\n  @on ok -> #docs\n- [ ] Write the README {#docs}\n',
+    attempts: { 1: [{ fail: 'verification' }, { ok: true }] },
+    expected: { dispatched: [1, 1, 2], stop: 'plan_complete' },
+  },
+  {
+    name: 'a @tool node whose command fails with no route out: routed_complete',
+    plan: '- [ ] Count words {#count}\n- [ ] (after: #count) @tool `npm test`\n- [ ] Write the README\n',
+    attempts: { 2: [{ exit: 2 }] },
+    expected: { dispatched: [1, 2, 3], stop: 'routed_complete' },
+  },
+  {
+    name: 'a @feedback node that proposes nothing',
+    plan: '- [ ] Count words\n- [ ] @feedback Ask for feedback\n- [ ] Write the README\n',
+    attempts: { 2: [{ feedback: true }] },
+    expected: { dispatched: [1, 2, 3], stop: 'plan_complete' },
+  },
+  {
+    name: 'a @human node in a routed plan under full, then the rest',
+    plan: '- [ ] Count words {#count}\n- [ ] (after: #count) @human Pick the licence\n  @on ok -> #pub\n- [ ] Publish the docs {#pub}\n',
+    attempts: { 2: [{ human: licence() }] },
+    expected: { dispatched: [1, 2, 3], stop: 'plan_complete', entries: 1 },
+  },
+  {
+    name: 'a @human node in a routed plan under ask, after work',
+    plan: '- [ ] Count words {#count}\n- [ ] (after: #count) @gate Review it\n  @on pass -> #h\n- [ ] @human Pick the licence {#h}\n',
+    guardrails: '- autonomy: ask\n',
+    attempts: { 2: [{ gate: 'pass' }] },
+    expected: { dispatched: [1, 2], stop: 'awaiting_human' },
+  },
+  {
+    name: 'the rescue in a routed plan',
+    plan: '- [ ] Count words {#count}\n- [ ] (after: #count) @gate Review it\n',
+    attempts: { 1: [...fails('partial', 3), { ok: true }], 2: [{ gate: 'pass' }] },
+    rescue: { 1: RESCUE },
+    expected: { dispatched: [1, 1, 1, 1, 2], stop: 'plan_complete', entries: 1 },
+  },
+
+  // --- the one stop only the Stop hook can see
+  {
+    name: 'the kill switch (session engine only: the script cannot see .leopold/STOP)',
+    plan: '- [ ] One\n- [ ] Two\n- [ ] Three\n',
+    killAfterTurns: 1,
+    expected: { dispatched: [1], stop: 'kill_switch' },
+  },
+];
