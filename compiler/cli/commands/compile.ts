@@ -163,6 +163,9 @@ async function runCompile({ opts, layout, text, base, report, sources, cwd }: Co
     if (repaired.drifted) sources.set(layout.planShown, repaired.judgedText);
     const { outcome } = repaired;
     if (!outcome.ok && repaired.drifted) {
+      report.set('repaired', false);
+      report.set('failure', outcome.failure);
+      report.set('drifted', true);
       report.diagnosticsOut(outcome.before);
       report.note(`repair refused: ${layout.planShown} changed while the repair ran (a \`leopold plan tick\` or amendment landed), and the proposals no longer fit it (${whyNot(outcome)}); ${layout.planShown} was not changed.`, 'error');
       return EXIT.planErrors;
