@@ -12,8 +12,9 @@ import { SCRIPT_PATH } from '../../emit/index.js';
 import { analyzePlan, compile, type CompileOptions, type CompileResult } from '../../index.js';
 import { proposalVerdicts, renderRepairReport, repairDecision, repairPrompt, type RepairOutcome } from '../../repair/index.js';
 import { appendDecisions } from '../../../runtime/decisions/index.js';
-import { writeFileAtomic, writeFilesAtomic } from '../../../runtime/fs/atomic.js';
-import { emptyState, readState, updateState } from '../../../runtime/state/index.js';
+import { writeFilesAtomic } from '../../../runtime/fs/atomic.js';
+import { readState } from '../../../runtime/state/index.js';
+import { amendPlanFile, type AmendFileResult } from '../amend-plan-file.js';
 import { planLayout, readCompileOptions, type PlanLayout } from '../compile-inputs.js';
 import { endQuietlyOnBrokenPipe, shownPath } from '../io.js';
 import { parseProgress, SILENT_PROGRESS } from '../progress.js';
@@ -98,7 +99,7 @@ export function registerCompile(program: Command): void {
       ]);
       const root = repositoryRoot(layout.root, layout.root);
       const report = new StderrReport(opts.format, sources, (list) => fromRepositoryRoot(list, cwd, root));
-      const code = await runCompile({ opts, layout, text, base, report, cwd });
+      const code = await runCompile({ opts, layout, text, base, report, sources, cwd });
       report.finish(code === EXIT.ok);
       process.exitCode = code;
     });
@@ -111,6 +112,8 @@ interface CompileRun {
   text: string;
   base: CompileOptions;
   report: StderrReport;
+  /** What code frames quote, by file name: the plan is updated when a repair re-reads it. */
+  sources: Map<string, string>;
   cwd: string;
 }
 
@@ -135,7 +138,7 @@ function layoutOf(planArg: string | undefined, cwd: string): Layout {
 }
 
 /** Runs `leopold compile`; returns the exit code. I/O problems throw LeopoldError (exit 2). */
-async function runCompile({ opts, layout, text, base, report, cwd }: CompileRun): Promise<number> {
+async function runCompile({ opts, layout, text, base, report, sources, cwd }: CompileRun): Promise<number> {
   // Only in text: a machine format gets no byte it did not ask for, erased or not.
   const progress = report.format === 'text' ? parseProgress(text, layout.planShown) : SILENT_PROGRESS;
   let result = compile(text, { ...base, onParseProgress: progress.update });
@@ -152,12 +155,27 @@ async function runCompile({ opts, layout, text, base, report, cwd }: CompileRun)
   const wantsRepair = broken && opts.repair;
   if (wantsRepair && result.autonomy.autonomy === 'ask') return planErrors('not repaired: autonomy is ask (repairs are off)');
   if (wantsRepair && (opts.repairFrom !== undefined || opts.repairCmd !== undefined)) {
-    const used = amendmentsUsed(layout.briefDir);
-    const answer = await repairAnswer(opts, layout, text, used);
+    // The answer is made outside the plan lock (a repair command may take 120 s); the
+    // pipeline then judges it under the lock against PLAN.md as it is by then.
+    const answer = await repairAnswer(opts, layout, text, amendmentsUsed(layout.briefDir));
     if (!answer.ok) return planErrors(`repair refused: ${answer.reason}; ${layout.planShown} was not changed.`);
-    result = compile(text, { ...base, repair: { answer: answer.answer, used } });
-    if (result.repair && !result.repair.ok) return repairRefused(result.repair, layout.planShown, report);
-    if (result.ok && result.repair?.ok) await recordRepair(result.repair, layout, base.file, result.planText, report);
+    const repaired = await repairPlanFile(answer.answer, { text, base, layout });
+    if (repaired.drifted) sources.set(layout.planShown, repaired.judgedText);
+    const { outcome } = repaired;
+    if (!outcome.ok && repaired.drifted) {
+      report.set('repaired', false);
+      report.set('failure', outcome.failure);
+      report.set('drifted', true);
+      report.diagnosticsOut(outcome.before);
+      report.note(`repair refused: ${layout.planShown} changed while the repair ran (a \`leopold plan tick\` or amendment landed), and the proposals no longer fit it (${whyNot(outcome)}); ${layout.planShown} was not changed.`, 'error');
+      return EXIT.planErrors;
+    }
+    if (!outcome.ok) return repairRefused(outcome, layout.planShown, report);
+    result = repaired.compiled!;
+    if (repaired.written) {
+      if (repaired.drifted) report.note(`${layout.planShown} changed while the repair ran; the proposals were judged again against it and still apply`);
+      await recordRepair(outcome, layout, base.file, report);
+    }
   } else if (wantsRepair) {
     return planErrors('not repaired: no proposal source (give --repair-from FILE|- or --repair-cmd CMD)');
   }
@@ -223,22 +241,47 @@ async function repairAnswer(opts: CompileCliOptions, layout: Layout, text: strin
   return runRepairCommand(opts.repairCmd!, prompt, layout.root, repairTimeoutMs(process.env.LEOPOLD_REPAIR_TIMEOUT));
 }
 
+/** A repair's verdict and, when the amended plan compiled, that compile (what gets emitted). */
+interface RepairedPlan extends AmendFileResult {
+  compiled: CompileResult | null;
+}
+
 /**
- * After a successful repair: PLAN.md written once (atomic), the diff on stdout, a DECISIONS.md
- * entry, and the spent budget persisted when a run is active (outside a run there is no
- * run budget to spend: `leopold run start` zeroes it anyway).
+ * Compile's repair through the amendment pipeline: under the plan lock, PLAN.md is read
+ * again and, if a `plan tick` or an amendment changed it since `text` was read, the same
+ * proposals are judged against the current text. PLAN.md is written (with the budget in
+ * state.json) only when the amended plan validates and the whole compile succeeds.
  */
-async function recordRepair(outcome: RepairOutcome, layout: Layout, file: string, repaired: string, report: StderrReport): Promise<void> {
-  writeFileAtomic(layout.planAbs, repaired);
+async function repairPlanFile(answer: string, { text, base, layout }: { text: string; base: CompileOptions; layout: Layout }): Promise<RepairedPlan> {
+  let compiled: CompileResult | null = null;
+  const result = await amendPlanFile({
+    planPath: layout.planAbs,
+    shown: layout.planShown,
+    answer,
+    context: 'repair',
+    charter: base.charter,
+    basis: Buffer.from(text, 'utf8'),
+    mayWrite: (amended) => (compiled = compile(amended, base)).ok,
+  });
+  return { ...result, compiled };
+}
+
+/** Why proposals judged again against a changed plan no longer fit it, in a few words. */
+function whyNot(outcome: RepairOutcome): string {
+  if (outcome.failure === 'refused') return (outcome.judgement?.refused ?? []).map((r) => `${r.proposal.raw}: refused ${r.code}`).join('; ');
+  const errors = outcome.after.filter((d) => d.severity === 'error');
+  if (outcome.failure === 'still-invalid') return `the amended plan would have ${errors.length} error${errors.length === 1 ? '' : 's'}: ${[...new Set(errors.map((d) => d.code))].join(', ')}`;
+  return 'no proposals';
+}
+
+/**
+ * After a successful repair (PLAN.md and the budget already written by the pipeline): the
+ * diff on stdout and a DECISIONS.md entry.
+ */
+async function recordRepair(outcome: RepairOutcome, layout: Layout, file: string, report: StderrReport): Promise<void> {
   process.stdout.write(outcome.diff);
   const spent = outcome.judgement?.accepted.length ?? 0;
   const [n] = await appendDecisions(layout.briefDir, [repairDecision(outcome, file)]);
-  if (readState(layout.briefDir).state?.active) {
-    await updateState(layout.briefDir, (current) => {
-      const state = current ?? emptyState();
-      return { ...state, amendments_used: state.amendments_used + spent };
-    });
-  }
   report.note(`repaired ${layout.planShown} (${spent} change${spent === 1 ? '' : 's'}); recorded D${n} in .leopold/DECISIONS.md`);
 }
 

@@ -1,14 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { hasErrors, LeopoldError, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { checkPlan } from '../../graph/index.js';
-import { parsePlan } from '../../../runtime/plan/parse/index.js';
-import { applyAmendments, judgeAmendments, parseAmendments, AMENDMENT_BUDGET, type Refusal } from '../../../runtime/amend/index.js';
-import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
-import { withLock } from '../../../runtime/fs/lock.js';
-import { emptyState, readState, updateState } from '../../../runtime/state/index.js';
+import { LeopoldError, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { parseAmendments, AMENDMENT_BUDGET, type Refusal } from '../../../runtime/amend/index.js';
+import { amendPlanFile, type AmendFileResult } from '../amend-plan-file.js';
 import { EXIT } from '../exit.js';
 import { shownPath } from '../io.js';
 import { decodeBase64Option, locatePlan } from '../io.js';
@@ -46,11 +40,10 @@ const refusedOf = (refusals: readonly Refusal[]): RefusedProposal[] =>
 
 /**
  * Applies one answer's ```leopold-amend block to the plan at `planPath`, all or nothing
- * (SPEC-PLAN §4): judged by runtime/amend against the run's spent budget (state.json
- * `amendments_used` beside the plan while a run is active, else 0), applied in memory,
- * re-validated with the parser and the graph checks, and only then written, once,
- * atomically, under the same lock as `leopold plan tick`. A refused proposal or an amended
- * plan with errors writes nothing.
+ * (SPEC-PLAN §4), through the amendment pipeline (amendPlanFile): judged by runtime/amend
+ * against the run's spent budget, applied in memory, re-validated with the parser and the
+ * graph checks, and only then written, once, atomically, under the same lock as `leopold
+ * plan tick`. A refused proposal or an amended plan with errors writes nothing.
  */
 export async function amendPlan(
   planPath: string,
@@ -62,53 +55,28 @@ export async function amendPlan(
   if (answer.trim() === '') return unusable('no input: pass an answer holding a ```leopold-amend block on stdin or with --base64');
   const proposals = parseAmendments(answer);
   if (proposals.length === 0) return unusable('the input holds no ```leopold-amend block with a proposal (ADD … or ROUTE …, one per line)');
-  const briefDir = dirname(planPath);
-  return withLock(`${planPath}.lock`, async () => {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(planPath);
-    } catch (error) {
-      return unusable(`cannot read ${planPath}: ${(error as Error).message}`);
-    }
-    const text = bytes.toString('utf8');
-    const ir = parsePlan(text, shown);
-    const used = spentBudget(briefDir);
-    const judgement = judgeAmendments(proposals, { ir, used, context });
-    if (judgement.refused.length > 0) {
-      const n = judgement.refused.length;
-      const error = `${n} of ${proposals.length} proposal${proposals.length === 1 ? '' : 's'} refused; nothing was applied (all or nothing)`;
-      return { ack: { ok: false, error, refused: refusedOf(judgement.refused) }, code: EXIT.planErrors };
-    }
-
-    const applied = applyAmendments(text, ir, judgement.accepted);
-    const after = checkPlan(parsePlan(applied.text, shown));
-    if (hasErrors(after)) {
-      const errors = after.filter((d) => d.severity === 'error');
-      const named = errors.slice(0, 3).map((d) => `${d.code}: ${d.message}`).join('; ');
-      const error = `the amended plan would have ${errors.length} error${errors.length === 1 ? '' : 's'} (${named}); nothing was applied`;
-      return { ack: { ok: false, error, refused: [], diagnostics: errors }, code: EXIT.planErrors };
-    }
-
-    // An ADD only appends: keep the original bytes exactly and add the new ones after them.
-    const appended = applied.text.startsWith(text) ? Buffer.concat([bytes, Buffer.from(applied.text.slice(text.length), 'utf8')]) : null;
-    writeFileAtomic(planPath, appended ?? applied.text);
-    const spent = judgement.accepted.length;
-    let total = used + spent;
-    if (readState(briefDir).state?.active) {
-      const state = await updateState(briefDir, (current) => {
-        const base = current ?? emptyState();
-        return { ...base, amendments_used: base.amendments_used + spent };
-      });
-      total = state.amendments_used;
-    }
-    return { ack: { ok: true, added: applied.added, rewritten: applied.rewrittenLines, used: total }, code: EXIT.ok };
-  });
-}
-
-/** The plan changes already spent: state.json `amendments_used` during an active run, else 0. */
-function spentBudget(briefDir: string): number {
-  const { state } = readState(briefDir);
-  return state?.active ? state.amendments_used : 0;
+  let result: AmendFileResult;
+  try {
+    result = await amendPlanFile({ planPath, shown, answer, context });
+  } catch (error) {
+    if (error instanceof LeopoldError) return unusable(error.render());
+    throw error;
+  }
+  const { outcome } = result;
+  if (outcome.failure === 'refused') {
+    const n = outcome.judgement?.refused.length ?? 0;
+    const error = `${n} of ${proposals.length} proposal${proposals.length === 1 ? '' : 's'} refused; nothing was applied (all or nothing)`;
+    return { ack: { ok: false, error, refused: refusedOf(outcome.judgement?.refused ?? []) }, code: EXIT.planErrors };
+  }
+  if (outcome.failure === 'still-invalid') {
+    const errors = outcome.after.filter((d) => d.severity === 'error');
+    const named = errors.slice(0, 3).map((d) => `${d.code}: ${d.message}`).join('; ');
+    const error = `the amended plan would have ${errors.length} error${errors.length === 1 ? '' : 's'} (${named}); nothing was applied`;
+    return { ack: { ok: false, error, refused: [], diagnostics: errors }, code: EXIT.planErrors };
+  }
+  const applied = outcome.applied;
+  if (!result.written || !applied) return unusable('the answer holds no proposal PLAN.md could take; nothing was applied');
+  return { ack: { ok: true, added: applied.added, rewritten: applied.rewrittenLines, used: result.used }, code: EXIT.ok };
 }
 
 async function readStdin(): Promise<string> {

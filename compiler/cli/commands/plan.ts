@@ -1,13 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { LeopoldError } from '../../diagnostics/error.js';
-import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
-import { withLock } from '../../../runtime/fs/lock.js';
 import { parsePlan } from '../../../runtime/plan/parse/index.js';
 import { resolveRef } from '../../../runtime/plan/refs.js';
 import { tickBytes } from '../../../runtime/plan/tick.js';
 import { locatePlan } from '../io.js';
-
+import { rewritePlan } from '../plan-writer.js';
 
 /** What `leopold plan tick --json` prints, and the exit code. */
 export interface TickOutcome {
@@ -17,16 +13,11 @@ export interface TickOutcome {
 
 /**
  * Marks item `ref` (N, #N or #anchor) done in the plan at `planPath`: one byte changes,
- * written atomically under `PLAN.md.lock` so concurrent ticks never lose each other.
+ * written atomically through the one PLAN.md writer (under `PLAN.md.lock`), so a tick never
+ * loses, or is lost to, another tick, an amendment or compile's repair.
  */
 export async function tickPlan(planPath: string, ref: string): Promise<TickOutcome> {
-  return withLock(`${planPath}.lock`, () => {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(planPath);
-    } catch (error) {
-      throw new LeopoldError(`cannot read ${planPath}: ${(error as Error).message}`);
-    }
+  return rewritePlan(planPath, ({ bytes, write }) => {
     const text = bytes.toString('utf8');
     const ir = parsePlan(text, planPath);
     const index = resolveRef(ir, ref);
@@ -39,7 +30,7 @@ export async function tickPlan(planPath: string, ref: string): Promise<TickOutco
     if (!result.changed) {
       return { ack: { ok: true, item: item.index, changed: false, message: `item ${item.index} is already done` }, code: 0 };
     }
-    writeFileAtomic(planPath, result.bytes);
+    write(result.bytes);
     return { ack: { ok: true, item: item.index, changed: true, message: `ticked item ${item.index}: ${clip(item.text)}` }, code: 0 };
   });
 }
