@@ -74,7 +74,7 @@ describe('leopold record', () => {
     expect(existsSync(decisionsFile())).toBe(false);
   });
 
-  it('refuses irreversible + silent with exit 1 and writes nothing at all', () => {
+  it('refuses irreversible + silent with exit 1: no decision, none of the events, only the escalation for its item', () => {
     record({ decisions: [DECISION] });
     const before = readFileSync(decisionsFile(), 'utf8');
     const result = record({
@@ -84,9 +84,21 @@ describe('leopold record', () => {
     expect(result.code).toBe(1);
     expect(result.ack).toEqual({ ok: false, error: expect.stringContaining('stop and ask the user instead') });
     expect(result.ack?.error).toContain('Drop the orders table');
+    expect(result.ack?.error).toContain('The escalation for item 4 is recorded');
     expect(readFileSync(decisionsFile(), 'utf8')).toBe(before);
+    // The protocol's one mandatory stop: the Stop hook reads this line and ends the run with escalation.
+    const events = readFileSync(join(project, '.leopold', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events).toEqual([
+      { ts: expect.any(String), event: 'escalation', item: 4, question: '"Drop the orders table" is irreversible and the charter is silent; stop and ask' },
+    ]);
+    expect(readdirSync(join(project, '.leopold')).sort()).toEqual(['DECISIONS.md', 'events.jsonl']);
+  });
+
+  it('records no escalation for a refusal the agent can correct (no why), nor for one that names no item', () => {
+    record({ decisions: [DECISION] });
+    expect(record({ decisions: [{ ...DECISION, why: '' }] }).code).toBe(1);
+    expect(record({ decisions: [{ ...DECISION, item: 'PLAN.md', title: 'Drop it', class: 'irreversible', charter: 'silent' }] }).code).toBe(1);
     expect(existsSync(join(project, '.leopold', 'events.jsonl'))).toBe(false);
-    expect(readdirSync(join(project, '.leopold')).sort()).toEqual(['DECISIONS.md']);
   });
 
   it.each([
