@@ -109,7 +109,13 @@ export const CASES: Case[] = [
     plan: '- [ ] Count words {#count}\n- [ ] (after: #count) Add --json\n- [ ] Write the README\n',
     attempts: { 1: [{ leftOpen: true }] },
     expected: { dispatched: [1, 3], stop: 'routed_complete', entries: 1 },
-    failedBefore: 'stranded work: the wave loop stranded item 3, whose dependencies were all done',
+  },
+  {
+    name: 'the review cap in wave 1 strands only its dependents in wave 2',
+    plan: '- [ ] Count words {#count}\n- [ ] Count lines {#lines}\n- [ ] (after: #count) Add --json\n- [ ] (after: #lines) Add --csv\n',
+    attempts: { 2: [{ leftOpen: true }] },
+    expected: { dispatched: [1, 2, 3], stop: 'routed_complete', entries: 1 },
+    failedBefore: 'stranded work: the wave loop stranded all of wave 2, item 3 too, whose dependency was done',
   },
   {
     name: 'the review cap on a chain: the whole chain is blocked, the rest runs',
@@ -149,7 +155,7 @@ export const CASES: Case[] = [
     guardrails: '- max_no_progress: 4\n',
     attempts: { 1: Array.from({ length: 8 }, (_, k): Attempt => ({ fail: k % 2 === 0 ? 'verification' : 'partial' })) },
     expected: { dispatched: [1, 1, 1, 1], stop: 'no_progress' },
-    failedBefore: 'the workflow had no no-progress stop: it ran on to the iteration budget',
+    failedBefore: 'the workflow had no no-progress stop: it made 11 attempts and ended repeated_failure',
   },
   {
     name: 'progress resets the no-progress count',
@@ -189,7 +195,7 @@ export const CASES: Case[] = [
     attempts: { 1: fails('verification', 3) },
     rescue: { 1: { role: 'Build Engineer', approach: '' } },
     expected: { dispatched: [1, 1, 1, 1], stop: 'repeated_failure' },
-    failedBefore: 'the Stop hook handed the item out twice more and ended no_progress',
+    failedBefore: 'the Stop hook gave the session no way to report it: it handed the item out again as an ordinary attempt (5 dispatches; the workflow stopped at 3 iterations)',
   },
   {
     name: 'the rescued attempt fails too: repeated_failure',
@@ -197,6 +203,7 @@ export const CASES: Case[] = [
     attempts: { 1: fails('verification', 5) },
     rescue: { 1: RESCUE },
     expected: { dispatched: [1, 1, 1, 1], stop: 'repeated_failure', entries: 1 },
+    failedBefore: 'the rescue entry was turn 3 in the workflow and turn 4 in the Stop hook',
   },
   {
     name: 'the rescue resumed: after a rescued success, other items run as usual',
@@ -219,6 +226,7 @@ export const CASES: Case[] = [
     attempts: { 1: [{ fail: 'blocked' }, { ok: true }] },
     rescue: { 1: RESCUE },
     expected: { dispatched: [1, 1], stop: 'plan_complete', entries: 1 },
+    failedBefore: 'the rescue entry was turn 1 in the workflow and turn 2 in the Stop hook',
   },
   {
     name: 'failures of different kinds restart the streak',
@@ -233,6 +241,7 @@ export const CASES: Case[] = [
     attempts: { 1: fails('verification', 5) },
     rescue: { 1: RESCUE },
     expected: { dispatched: [1, 1, 1], stop: 'iteration_budget' },
+    failedBefore: 'the workflow bought the rescue and recorded its entry before finding the budget spent; the Stop hook bought none',
   },
 
   // --- @human and escalations: every fork
@@ -259,7 +268,7 @@ export const CASES: Case[] = [
     plan: '- [ ] Write the code\n- [ ] @human Approve the production cutover\n- [ ] Publish the docs\n',
     attempts: { 2: [{ human: cutover() }] },
     expected: { dispatched: [1, 2], stop: 'escalation' },
-    failedBefore: 'the Stop hook could not stop and ask: it re-blocked the item five more times and ended no_progress',
+    failedBefore: 'the Stop hook could not stop and ask: it re-blocked the item six more times and ended no_progress',
   },
   {
     name: 'a @human node decided irreversibly under a charter rule that covers it: recorded, the run goes on',
@@ -303,7 +312,7 @@ export const CASES: Case[] = [
     plan: '- [ ] Count words\n- [ ] Write the README\n',
     attempts: { 1: [{ escalate: cutover() }] },
     expected: { dispatched: [1], stop: 'escalation' },
-    failedBefore: 'the Stop hook could not stop and ask at an escalation either',
+    failedBefore: 'the Stop hook could not stop and ask at an escalation either: five more blocks, then no_progress',
   },
   {
     name: 'an escalation settled, then a failure and a retry',
@@ -316,6 +325,7 @@ export const CASES: Case[] = [
     plan: '- [ ] Count words\n',
     attempts: { 1: [{ escalate: schema({ role: 'Software Engineer' }) }] },
     expected: { dispatched: [1], stop: 'plan_complete', entries: 1 },
+    failedBefore: 'the Stop hook wrote Fork: none with no Persona line',
   },
 
   // --- routed plans: every node kind, branches, routed around
