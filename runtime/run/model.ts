@@ -57,6 +57,8 @@ export interface RunModel {
   rescue_for: { kind: string; failures: number } | null;
   /** Plan changes spent this run (ROUTE + ADD, all sources); the budget is 3. */
   amendments_used: number;
+  /** Runtime deadlock repairs tried this run (one: a repair that did not unstick the plan is not asked again). */
+  deadlock_repairs: number;
   routing: RoutingMemory;
   /** Set by an event that ends the run whatever else holds. */
   halt: Halt | null;
@@ -83,7 +85,9 @@ export type RunEvent =
   /** The rescue found no genuinely different approach. */
   | { type: 'no-approach'; item: number }
   /** `count` plan changes were applied (a @feedback node, a repair). */
-  | { type: 'amended'; count: number };
+  | { type: 'amended'; count: number }
+  /** The runtime deadlock repair was asked for (whatever it came to). */
+  | { type: 'repair-tried'; waiting: number[] };
 
 /** A new run's model: every counter, the rescue, the add budget and routing zeroed. */
 export function initialModel(): RunModel {
@@ -96,6 +100,7 @@ export function initialModel(): RunModel {
     rescue_used: false,
     rescue_for: null,
     amendments_used: 0,
+    deadlock_repairs: 0,
     routing: { statuses: {}, signals: {}, channel: {}, taken: [] },
     halt: null,
   };
@@ -139,6 +144,8 @@ export function reduce<M extends RunModel>(model: M, event: RunEvent, items: rea
     }
     case 'amended':
       return { ...model, amendments_used: model.amendments_used + event.count };
+    case 'repair-tried':
+      return { ...model, deadlock_repairs: model.deadlock_repairs + 1 };
   }
 }
 

@@ -1,3 +1,4 @@
+import { AMENDMENT_BUDGET } from '../amend/limits.js';
 import type { PlanItem } from '../plan/schema.js';
 import { rescueVerdict } from '../rescue/index.js';
 import { routeDecision, type Completion as RouteCompletion } from '../routing/decide.js';
@@ -43,6 +44,11 @@ export type Next =
       routing: RoutingMemory;
       taken: TakenRoute[];
     }
+  /**
+   * Open items wait on each other: before stopping with `deadlock`, the run's one runtime
+   * repair (bounded amendments, context `runtime`, within the shared budget) is asked for.
+   */
+  | { type: 'repair'; waiting: number[]; left: number; routing: RoutingMemory; taken: TakenRoute[] }
   | { type: 'stop'; verdict: StopVerdict; completion: Completion | null; routing: RoutingMemory; taken: TakenRoute[] };
 
 export interface NextInput {
@@ -89,6 +95,10 @@ export function decideNext(input: NextInput): Next {
       ...(facts.transcriptBytes !== undefined ? { transcriptBytes: facts.transcriptBytes } : {}),
     },
   });
+  const left = AMENDMENT_BUDGET - model.amendments_used;
+  if (found?.reason === 'deadlock' && model.deadlock_repairs === 0 && left > 0) {
+    return { type: 'repair', waiting: step.complete!.waiting, left, routing: step.routing, taken: step.taken };
+  }
   if (found || next === null) {
     const verdict = found ?? { reason: completion!.reason, detail: completion!.detail };
     return { type: 'stop', verdict: withDetail(verdict, completion, next), completion, routing: step.routing, taken: step.taken };

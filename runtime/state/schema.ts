@@ -70,6 +70,8 @@ export const RunStateSchema = z.looseObject({
   rescue_for: RescueGrantSchema.nullable().default(null),
   /** Plan changes spent this run (ROUTE + ADD, all sources); the budget is 3. */
   amendments_used: count.default(0),
+  /** Runtime deadlock repairs tried this run (runtime/run). */
+  deadlock_repairs: count.default(0),
   /** Context windows closed so far (session engine), and how many in a row closed no item. */
   windows: count.default(0),
   windows_without_progress: count.default(0),

@@ -48,7 +48,7 @@ export function addedWork(ir: PlanIR, accepted: readonly Proposal[]): EmbeddedNo
  * ```leopold-amend block, base64 (the sandbox has no btoa), judged again by the CLI
  * (context `feedback`, its default) against the on-disk plan and state.json.
  */
-export function amendCommand(accepted: readonly Proposal[]): string {
+export function amendCommand(accepted: readonly Proposal[], context: 'feedback' | 'runtime' = 'feedback'): string {
   const block = ['```leopold-amend', ...accepted.map((proposal) => proposal.raw), '```', ''].join('\n');
-  return leopoldCommand(`plan amend --base64 ${base64Utf8(block)} --json`);
+  return leopoldCommand(`plan amend --base64 ${base64Utf8(block)}${context === 'runtime' ? ' --context runtime' : ''} --json`);
 }

@@ -152,7 +152,7 @@ export class RunContext {
   }
 
   /** Synthesizes a persona at a fork; any failure (null, unparseable, generic role) means none. */
-  async synthesize(item: EmbeddedItem, fork: 'human' | 'escalation' | 'repeated-failure', deciding: string): Promise<Synthesis> {
+  async synthesize(item: EmbeddedItem, fork: 'human' | 'escalation' | 'repeated-failure' | 'repair', deciding: string): Promise<Synthesis> {
     const prompt = personaPromptWithRules(
       { mission: this.plan.mission, charter: this.plan.charter, fork, item: { index: item.index, text: item.text }, deciding },
       this.plan.charterRules,
@@ -192,6 +192,14 @@ export class RunContext {
     this.plan.waves.push(nodes.map((node) => node.index));
     this.plan.items.push(...nodes);
     this.added.push(...nodes.map((node) => node.index));
+  }
+
+  /** Points one route of an item at a new target (a runtime repair's ROUTE, once PLAN.md holds it). */
+  reroute(index: number, position: number, target: number): void {
+    const at = this.plan.items.findIndex((node) => node.index === index);
+    const node = this.plan.items[at]!;
+    this.plan.items[at] = { ...node, routes: node.routes.map((route, k) => (k === position ? { ...route, target } : route)) };
+    this.view = null;
   }
 
   /**

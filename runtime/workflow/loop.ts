@@ -10,6 +10,7 @@ import type { WorkflowHost } from './host.js';
 import { runNode } from './nodes.js';
 import type { EmbeddedPlan } from './plan.js';
 import type { ResultDecision, WorkflowResult, WorkflowStop } from './result.js';
+import { repairDeadlock } from './repair.js';
 import { rescueItem, type ItemMemory } from './work-item.js';
 
 // The script reads no clock: entries rendered for the result carry this stamp, which the
@@ -121,6 +122,10 @@ async function runLoop(ctx: RunContext, done: Set<number>): Promise<Ending> {
     });
     ctx.model = { ...ctx.model, routing: next.routing };
     for (const taken of next.taken) ctx.event({ event: 'route', from: taken.from, to: taken.to, when: taken.when });
+    if (next.type === 'repair') {
+      await repairDeadlock(ctx, next.waiting, next.left);
+      continue;
+    }
     if (next.type === 'stop') {
       return {
         stop: next.verdict.reason as WorkflowStop,

@@ -140,6 +140,21 @@ export function feedbackPrompt(plan: EmbeddedPlan, node: EmbeddedNode, left: num
   ].join('\n\n');
 }
 
+/** The runtime deadlock repair: the stuck items, the bounds, and the answer as a leopold-amend block. */
+export function repairPrompt(plan: EmbeddedPlan, stuck: readonly EmbeddedNode[], persona: PersonaAnswer | null, left: number): string {
+  const who = persona ? `You are ${persona.name}, ${persona.role}.` : 'You are the default worker.';
+  const lines = left === 1 ? 'one line' : `at most ${left} lines`;
+  return [
+    `${who} The plan is stuck: these open items wait on each other, so none of them can ever be dispatched. Mend the plan within its bounds so the run can go on.`,
+    ...briefSections(plan),
+    section('Stuck items', stuck.map((node) => `Item ${node.index} (${node.id}): ${node.text}${node.needs.length > 0 ? ` (needs ${node.needs.join(', ')})` : ''}`).join('\n')),
+    section(
+      'Answer',
+      `amendments: a fenced \`\`\`leopold-amend block of ${lines}: \`ROUTE <item> <condition> -> <target>\` re-points a route the item already declares; \`ADD [(after: N)] <text>\` appends plain work. Nothing is deleted, edited, ticked or unticked, and GUARDRAILS.md is never touched. "" if no bounded change unsticks the plan (the run then stops with deadlock); summary.`,
+    ),
+  ].join('\n\n');
+}
+
 /** The persona synthesis prompt at one fork (SPEC-RUNTIME §2), with the plan's lifted rules. */
 export { personaPromptWithRules } from '../persona/prompt-text.js';
 

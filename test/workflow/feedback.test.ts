@@ -48,7 +48,10 @@ describe('@feedback nodes', () => {
     expect(call.prompt.indexOf('leopold record')).toBeLessThan(call.prompt.indexOf('leopold plan amend'));
     expect(call.prompt.indexOf('leopold plan amend')).toBeLessThan(call.prompt.indexOf('leopold plan tick 2'));
     expect(call.options.schema).toMatchObject({ properties: { added: { const: [4] } }, required: expect.arrayContaining(['added']) });
-    expect(batch.record!.events).toEqual([{ event: 'amendments', item: 2, accepted: ['ADD (after: 3) Document the new flag'], refused: [], added: [4] }]);
+    expect(batch.record!.events).toEqual([
+      { event: 'turn', item: 2, iteration: 2 },
+      { event: 'amendments', item: 2, accepted: ['ADD (after: 3) Document the new flag'], refused: [], added: [4] },
+    ]);
 
     // The added item runs like any other, after its dependency, and is ticked.
     const implement = s.run.journal.find((c) => c.label === 'i4:implement')!;

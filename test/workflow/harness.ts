@@ -47,9 +47,11 @@ export interface ScribeBatch {
 
 export async function simulate(
   plan: string,
-  options: { answers?: AnswerScript; args?: unknown; budgetTotal?: number; compile?: Partial<CompileOptions> } = {},
+  options: { answers?: AnswerScript; args?: unknown; budgetTotal?: number; compile?: Partial<CompileOptions>; tamper?: (script: string) => string } = {},
 ): Promise<Simulated> {
-  const script = await scriptOf(plan, options.compile);
+  const compiled = await scriptOf(plan, options.compile);
+  // A plan that changed under the run (compile refuses a stuck plan, so a test edits the embedded one).
+  const script = options.tamper ? options.tamper(compiled) : compiled;
   const run = await runWorkflowScript(script, {
     staticCheck: checkWorkflowScript,
     answers: options.answers ?? [],
@@ -67,7 +69,7 @@ export function scribeBatches(run: HostRun): ScribeBatch[] {
     .map((call) => {
       const record = /leopold record --base64 ([A-Za-z0-9+/=]+)/.exec(call.prompt);
       const ticks = [...call.prompt.matchAll(/leopold plan tick (\d+) --json/g)].map((m) => Number(m[1]));
-      const amends = [...call.prompt.matchAll(/^ {4}(node_modules\/\.bin\/leopold plan amend --base64 ([A-Za-z0-9+/=]+) --json)$/gm)].map((m) => ({
+      const amends = [...call.prompt.matchAll(/^ {4}(node_modules\/\.bin\/leopold plan amend --base64 ([A-Za-z0-9+/=]+)(?: --context runtime)? --json)$/gm)].map((m) => ({
         command: m[1]!,
         answer: Buffer.from(m[2]!, 'base64').toString('utf8'),
       }));

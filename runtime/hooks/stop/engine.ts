@@ -51,6 +51,8 @@ export type TurnAction =
       /** Set on the first turn of a new window (its number): the session resumes from CHECKPOINT.md. */
       resume: number | null;
     }
+  /** Open items wait on each other: the session is asked for the run's one deadlock repair (no item is dispatched). */
+  | { type: 'repair'; waiting: PlanItem[]; left: number }
   | { type: 'roll'; verdict: StopVerdict; next: PlanItem | null; window: number; done: number; total: number }
   | { type: 'rolled'; window: number };
 
@@ -120,7 +122,7 @@ export function stopTurn(input: TurnInput): Turn {
   let next = decide(input.transcriptBytes);
   state = { ...state, routing: next.routing };
 
-  if (rolledSession && (next.type === 'dispatch' || next.verdict.reason === 'context_budget')) {
+  if (rolledSession && (next.type !== 'stop' || next.verdict.reason === 'context_budget')) {
     // Its window is closed and the checkpoint written: never block it, never roll it twice.
     return { state: input.state, action: { type: 'rolled', window: input.state.windows }, closed: [], checkpoint: null };
   }
@@ -145,6 +147,14 @@ export function stopTurn(input: TurnInput): Turn {
     const verdict = withDetail(next.verdict, state.halt && pending && state.halt.item === pending.index ? pending : null);
     const ended = finishedState(withHookMemory({ ...state, stop_reason: verdict.reason }, { pending: null, waves, window }), input.now, verdict.reason);
     return { state: ended, action: { type: 'stop', verdict, done, total, completion: next.completion }, closed, checkpoint: null };
+  }
+
+  if (next.type === 'repair') {
+    // Asked once per run, as the workflow asks it; the next Stop re-reads PLAN.md and decides again.
+    state = reduce(state, { type: 'repair-tried', waiting: next.waiting }, input.items);
+    state = withHookMemory(state, { pending: null, waves, window });
+    const waiting = next.waiting.map((index) => input.items.find((item) => item.index === index)!);
+    return { state, action: { type: 'repair', waiting, left: next.left }, closed, checkpoint: null };
   }
 
   const item = next.item;

@@ -19,7 +19,7 @@ import { findBriefDirFrom } from '../../fs/brief-dir.js';
 import { decidedForYouOfRun, decisionsOfRun, eventsSince, killSwitchRaised, readOptional, transcriptBytes } from './files.js';
 import { parseStopInput } from './input.js';
 import { hookMemoryOf } from './memory.js';
-import { blockReason } from './reason.js';
+import { blockReason, repairReason } from './reason.js';
 
 /** Where the hook runs: the environment, the process's own directory and a clock. */
 export interface StopHookEnvironment {
@@ -144,6 +144,11 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     }
 
     const charter = () => readOptional(join(dir, 'CHARTER.md'));
+    if (action.type === 'repair') {
+      const reason = repairReason({ waiting: action.waiting, left: action.left, charterRules: () => charterRules(charter()), personaSchema: personaAnswerJsonSchema });
+      await recordEvents(dir, [...windowEvents, { event: 'repair-turn', waiting: action.waiting.map((item) => item.index), iteration: done.state.iteration }], now);
+      return `${JSON.stringify({ decision: 'block', reason })}\n`;
+    }
     const reason = blockReason({
       item: action.item,
       turn: action.turn,

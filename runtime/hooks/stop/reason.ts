@@ -131,6 +131,52 @@ export function blockReason(input: ReasonInput): string {
   return parts.join('\n\n');
 }
 
+/** What the deadlock repair's block reason is built from. */
+export interface RepairReasonInput {
+  waiting: readonly PlanItem[];
+  /** Plan changes the run has left (the budget is 3, shared with @feedback). */
+  left: number;
+  charterRules: () => readonly string[];
+  personaSchema: () => Record<string, unknown>;
+}
+
+/**
+ * The block reason for the run's one deadlock repair (the workflow asks a repair persona
+ * the same): the stuck items, the bounds, the exact `leopold plan amend --context runtime`
+ * command (the one amendment pipeline judges and writes it), and the `deadlock` decision
+ * entry with its persona. The next Stop re-reads PLAN.md; still stuck, the run stops.
+ */
+export function repairReason(input: RepairReasonInput): string {
+  const first = input.waiting[0]!;
+  const rules = input.charterRules();
+  const amend = `${leopoldCommand('plan amend --context runtime --json')} < ${AMEND_FILE}`;
+  const entry = {
+    ...DECISION_PLACEHOLDERS,
+    title: 'Repaired a deadlock: <the proposal lines>',
+    fork: 'deadlock',
+    item: first.index,
+    subject: first.text,
+    persona: { name: '<name>', role: '<role>', expertise: ['<expertise>'] },
+    class: 'reversible',
+  };
+  return [
+    `Leopold run: the plan is stuck. Items ${input.waiting.map((item) => `${item.index} ("${item.text}")`).join(', ')} wait on each other, so none can ever be dispatched. This is the run's one deadlock repair; work on no item.`,
+    `Synthesize the person best placed to mend the plan (a specific job, never a generic role). Persona answer shape (JSON Schema): ${json(input.personaSchema())}`,
+    `Binding rules lifted verbatim from CHARTER.md (the persona cannot change them):\n${rules.length === 0 ? '(none)' : rules.map((r) => `- ${r}`).join('\n')}`,
+    [
+      `Propose at most ${input.left === 1 ? 'one change' : `${input.left} changes`} in a fenced leopold-amend block: \`ROUTE <item> <condition> -> <target>\` re-points a route the item already declares; \`ADD [(after: N)] <text>\` appends plain work. Nothing is deleted, edited, ticked or unticked, and GUARDRAILS.md is never touched.`,
+      `Write the block to ${AMEND_FILE} with the Write tool, then run: ${amend}`,
+      'It prints one JSON line; "ok": false means nothing was applied (all or nothing): then record nothing and end your turn; the run stops with deadlock.',
+    ].join('\n'),
+    `When it printed "ok": true, record the decision with its persona (the Reversal names how to undo each change):\n${record({ decisions: [entry] })}`,
+    `You may never: ${FORBIDDEN_ACTIONS.join('; ')}.`,
+    'Then end your turn; the Stop hook re-reads PLAN.md and hands you the next item, or stops the run with deadlock if it is still stuck.',
+  ].join('\n\n');
+}
+
+/** Where the session writes a deadlock repair's leopold-amend block before piping it to `leopold plan amend`. */
+export const AMEND_FILE = '.leopold/amend.md';
+
 // At a @human node (autonomy full) or the rescue: the persona to synthesize, its answer
 // shape, the binding rules lifted from the charter, and the exact decision entry.
 function personaFork(input: ReasonInput): string | null {
