@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROJECT_CLI, PROJECT_CLI_RULE } from '../../runtime/project-cli/index.js';
 import { persona } from '../workflow/harness.js';
-import { answersOf } from '../parity/drivers.js';
+import { answersOf, forkValue } from '../parity/drivers.js';
 import { CASES, type Case, type Fork } from '../parity/table.js';
 import { projectFixtures, runReal, type Project } from './harness.js';
 import { workflowSuite } from './workflow-scenario.js';
@@ -45,19 +45,8 @@ function trailOf(p: Project) {
 const RECORD = `${PROJECT_CLI} record < .leopold/record.json`;
 const forkEntry = (f: Fork, item: number, subject: string, fork: string, turn: number) => {
   const p = persona(f.role).value;
-  return {
-    title: f.title,
-    class: f.irreversible ? 'irreversible' : 'reversible',
-    charter: f.charter,
-    decision: f.title.replace(/^\w+ (the )?/, ''),
-    why: 'pragmatism: the smallest change that settles it',
-    reversal: 'Revert the change and restore the previous choice.',
-    fork,
-    item,
-    subject,
-    persona: { name: p.name, role: p.role, expertise: p.expertise },
-    turn,
-  };
+  const { summary: _summary, ...decided } = forkValue(f);
+  return { ...decided, fork, item, subject, persona: { name: p.name, role: p.role, expertise: p.expertise }, turn };
 };
 
 /** The session engine in the real client: `session` rules give the scripted main thread's turns for the named items. */

@@ -48,7 +48,8 @@ const ruling = (n: number, text: string, turn: number): DecisionInput & { item: 
   turn,
 });
 
-const forkValue = (f: Fork) => ({
+/** A fork's decision as an agent answers it (and, without `summary`, as a session records it). */
+export const forkValue = (f: Fork) => ({
   title: f.title,
   class: f.irreversible ? 'irreversible' : 'reversible',
   charter: f.charter,
