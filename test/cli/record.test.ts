@@ -77,6 +77,7 @@ describe('leopold record', () => {
   it('refuses irreversible + silent with exit 1 and writes nothing at all', () => {
     record({ decisions: [DECISION] });
     const before = readFileSync(decisionsFile(), 'utf8');
+    const filesBefore = readdirSync(join(project, '.leopold')).sort();
     const result = record({
       decisions: [DECISION, { ...DECISION, title: 'Drop the orders table', class: 'irreversible', charter: 'Silent' }],
       events: [{ event: 'should-not-appear' }],
@@ -86,7 +87,9 @@ describe('leopold record', () => {
     expect(result.ack?.error).toContain('Drop the orders table');
     expect(readFileSync(decisionsFile(), 'utf8')).toBe(before);
     expect(existsSync(join(project, '.leopold', 'events.jsonl'))).toBe(false);
-    expect(readdirSync(join(project, '.leopold')).sort()).toEqual(['DECISIONS.md']);
+    // DECISIONS.md and the first call's lift of CHARTER.md (.CHARTER.md.rules), nothing new.
+    expect(filesBefore).toEqual(['.CHARTER.md.rules', 'DECISIONS.md']);
+    expect(readdirSync(join(project, '.leopold')).sort()).toEqual(filesBefore);
   });
 
   it.each([
