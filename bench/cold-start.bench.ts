@@ -70,7 +70,7 @@ export default async function coldStartBench(): Promise<BenchTable> {
     columns: ['command', 'runs', 'median ms', 'over bare node ms', 'ratio to node -e 0', 'target'],
     rows: rows.map((row, i) => [...row, verdicts[i]!]),
     notes: [
-      'Each command loads only its own chunk of dist/leopold.js (compiler/cli/main.ts, scripts/build.mjs): record loads the decision writer (and no Markdown parser: the charter's rules are reused from .leopold/.CHARTER.md.rules while CHARTER.md is unchanged), plan tick the plan parser; neither loads zod or commander (scripts/build.mjs fails the build if they do), and compile checks only the script around the runtime bundle, which the build checked once.',
+      'Each command loads only its own chunk of dist/leopold.js (compiler/cli/main.ts, scripts/build.mjs): record loads the decision writer (and no Markdown parser: the charter rules are reused from .leopold/.CHARTER.md.rules while CHARTER.md is unchanged), plan tick the plan parser; neither loads zod or commander (scripts/build.mjs fails the build if they do), and compile checks only the script around the runtime bundle, which the build checked once.',
       `Plan tick parses PLAN.md with remark (runtime/plan/parse); on a ${ITEMS}-item list micromark's list handling is most of the time, which is why the target row is the example brief's plan.`,
       'The second row is a floor for record: a bare node process making the two durable appends record makes (one write and one fsync each). On a busy disk the fsyncs alone move record\'s ratio; compare record with that row too.',
       'Rounds interleave the commands (3 warm-up rounds discarded) so machine load drift hits every row alike; on a shared machine the floor itself moves, so read the ratios.',
