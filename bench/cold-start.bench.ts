@@ -48,8 +48,14 @@ export default async function coldStartBench(): Promise<BenchTable> {
   const open = /^- \[ \] .*\{#(\w[\w-]*)\}/m.exec(examplePlan)?.[1];
   if (!open) throw new Error('the example plan has no open item with an anchor to tick');
   // Each plan is rewritten untimed before its tick, so every tick changes one byte.
+  // What record cannot do without: a node process making the same two durable appends
+  // (DECISIONS.md and events.jsonl, each written and fsynced), with nothing else loaded.
+  const durable = join(project, 'durable');
+  mkdirSync(durable);
+  const durableFloor = `const f=require('fs');for(const n of ['a','b']){const d=f.openSync(${JSON.stringify(durable)}+'/'+n,'a');f.writeSync(d,'x'.repeat(600));f.fsyncSync(d);f.closeSync(d)}`;
   const cases: (ColdCase & { target: number | null })[] = [
     { ...bareNode(''), target: null },
+    { label: 'node -e (2 appends + fsync, what record must do)', args: ['-e', durableFloor], stdin: '', expect: null, target: null },
     { label: 'leopold record (1 decision + 1 event)', args: [cli, 'record'], stdin: RECORD, expect: /"ok":true/, target: 1.5 },
     { label: `leopold plan tick #${open} (the example's 8-item plan)`, args: [cli, 'plan', 'tick', `#${open}`], stdin: '', prepare: () => writeFileSync(examplePlanPath, examplePlan), expect: /^ticked item/, target: 1.5 },
     { label: `leopold plan tick 1 (${ITEMS}-item checklist)`, args: [cli, 'plan', 'tick', '1', '--plan', planPath], stdin: '', prepare: () => writeFileSync(planPath, plan), expect: /^ticked item 1/, target: null },
@@ -64,8 +70,9 @@ export default async function coldStartBench(): Promise<BenchTable> {
     columns: ['command', 'runs', 'median ms', 'over bare node ms', 'ratio to node -e 0', 'target'],
     rows: rows.map((row, i) => [...row, verdicts[i]!]),
     notes: [
-      'Each command loads only its own chunk of dist/leopold.js (compiler/cli/main.ts, scripts/build.mjs): record loads the decision writer, plan tick the plan parser; neither loads zod, and compile checks only the script around the runtime bundle, which the build checked once.',
+      'Each command loads only its own chunk of dist/leopold.js (compiler/cli/main.ts, scripts/build.mjs): record loads the decision writer (and no Markdown parser: the charter rules are reused from .leopold/.CHARTER.md.rules while CHARTER.md is unchanged), plan tick the plan parser; neither loads zod or commander (scripts/build.mjs fails the build if they do), and compile checks only the script around the runtime bundle, which the build checked once.',
       `Plan tick parses PLAN.md with remark (runtime/plan/parse); on a ${ITEMS}-item list micromark's list handling is most of the time, which is why the target row is the example brief's plan.`,
+      'The second row is a floor for record: a bare node process making the two durable appends record makes (one write and one fsync each). On a busy disk the fsyncs alone move record\'s ratio; compare record with that row too.',
       'Rounds interleave the commands (3 warm-up rounds discarded) so machine load drift hits every row alike; on a shared machine the floor itself moves, so read the ratios.',
     ],
   };

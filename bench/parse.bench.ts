@@ -7,7 +7,8 @@ import { generatePlan } from './plans.js';
 
 // Parse + validate (analyzePlan: remark + gfm, Plan IR, graph checks, waves) against a bare
 // remark-parse + remark-gfm parse of the same text, which is the floor the front end builds
-// on, and bare remark-parse without gfm for reference. The baselines parse the document in
+// on, and bare remark-parse without gfm for reference. analyzePlan itself parses with
+// GFM's block extensions only (runtime/plan/parse/markdown.ts), a subset of that floor. The baselines parse the document in
 // one piece; analyzePlan cuts large plans into pieces, so its ratio may drop below 1.
 // Targets (issue 2): overhead at most 1.5x over remark + gfm, and at most 12x growth from
 // 1,000 to 10,000 items.

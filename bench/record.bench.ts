@@ -124,7 +124,7 @@ export default async function recordBench(): Promise<BenchTable> {
       ['write + fsync of 600 bytes alone (the disk, no writer)', 200, Math.round(disk.ms), fmt(disk.ms / 200), fmt(disk.perSecond), `${(disk.perSecond / longer.perSecond).toFixed(2)}x the 10,000-entry rate`, ''],
     ],
     notes: [
-      'Each `leopold record` append is a fresh `node dist/leopold.js` process, so Node start-up dominates; the in-process rows are the writer alone (lock, read the last 64 KiB, render, one append, fsync, journal).',
+      'Each `leopold record` append is a fresh `node dist/leopold.js` process, so Node start-up dominates; the in-process rows are the writer alone (lock, read the last 8 KiB, render, one append, fsync, journal).',
       'The in-process rows put 200 appends into a file that already holds 0, 5,000 or 10,000 entries (written untimed), 20 at a time in turn: the cost of an append does not grow with the file. Most of it is the fsync, so a busy disk lowers all three rows alike.',
       'With 8 writers the lock serializes only the short write; on a 2-core machine the processes still queue for CPU to start, so the ratio stays near 1 rather than 8.',
     ],

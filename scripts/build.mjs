@@ -13,30 +13,24 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** What every bundle shares: pinned paths, no source maps or legal comments, quiet. */
 const COMMON = { absWorkingDir: root, bundle: true, sourcemap: false, legalComments: 'none', logLevel: 'warning' };
+/**
+ * Names the charter-rule lifter: its source and the Markdown parser's versions. The decision
+ * writer reuses a lift of CHARTER.md only if the same lifter made it
+ * (runtime/persona/charter-rules-cache.ts).
+ */
+const CHARTER_LIFTER = createHash('sha256')
+  .update(readFileSync(resolve(root, 'runtime/persona/charter-rules.ts')))
+  .update(['remark-parse', 'remark-gfm', 'unified'].map((name) => `${name}@${JSON.parse(readFileSync(resolve(root, 'node_modules', name, 'package.json'), 'utf8')).version}`).join(' '))
+  .digest('hex')
+  .slice(0, 16);
 /** Code that runs in node: the CLI, the hooks, and the build-time schema module. */
-const NODE = { ...COMMON, platform: 'node', format: 'esm', target: 'node20' };
+const NODE = { ...COMMON, platform: 'node', format: 'esm', target: 'node20', define: { LEOPOLD_CHARTER_LIFTER: JSON.stringify(CHARTER_LIFTER) } };
 
 const SHEBANG = '#!/usr/bin/env node';
 /** The sha256 of the runtime bundle that passed the host-contract check (compiler/cli/compile-inputs.ts reads it). */
 const RUNTIME_BUNDLE_HASH = 'dist/workflow-runtime.js.sha256';
 // Bundled CommonJS dependencies (graphlib) may call require(); give ESM one.
 const SHEBANG_WITH_REQUIRE = `${SHEBANG}\nimport { createRequire as __leopoldCreateRequire } from 'node:module';\nconst require = __leopoldCreateRequire(import.meta.url);`;
-
-/**
- * runtime/plan/parse takes only plain values (NODE_KINDS) from runtime/plan/schema.ts, whose
- * zod schemas would otherwise load with the parser: `leopold plan tick` and the Stop hook
- * would pay for zod just to read PLAN.md. Resolve that one import to runtime/plan/kinds.ts,
- * which holds those values without zod. Should the parser ever import a schema, esbuild
- * fails the build ("No matching export"), so this cannot change behaviour silently.
- */
-const parserWithoutZod = {
-  name: 'parser-without-zod',
-  setup(b) {
-    b.onResolve({ filter: /\/runtime\/plan\/schema\.js$/ }, (args) =>
-      args.importer.startsWith(resolve(root, 'runtime/plan/parse') + '/') ? { path: resolve(root, 'runtime/plan/kinds.ts') } : undefined,
-    );
-  },
-};
 
 /**
  * zod re-exports every locale (`z.locales`, about 250 KB of the CLI) though only English is
@@ -55,7 +49,7 @@ const zodWithoutLocales = {
 
 /** One executable node bundle (`node dist/…` or the `leopold` bin), made runnable. */
 async function buildExecutable(entry, outfile, { banner, minify }) {
-  await build({ ...NODE, entryPoints: [entry], outfile, minify, banner: { js: banner }, plugins: [parserWithoutZod, zodWithoutLocales] });
+  await build({ ...NODE, entryPoints: [entry], outfile, minify, banner: { js: banner }, plugins: [zodWithoutLocales] });
   chmodSync(resolve(root, outfile), 0o755);
 }
 
@@ -76,10 +70,40 @@ const cli = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   banner: { js: SHEBANG_WITH_REQUIRE },
-  plugins: [parserWithoutZod, zodWithoutLocales],
+  plugins: [zodWithoutLocales],
   metafile: true,
 });
 chmodSync(resolve(root, 'dist/leopold.js'), 0o755);
+
+/** The npm packages loaded with the chunk built from `source` (its static imports, transitively). */
+function packagesLoadedWith(metafile, source) {
+  const [start] = Object.entries(metafile.outputs).find(([, output]) => output.entryPoint === source) ?? [];
+  if (!start) throw new Error(`no chunk of the CLI is built from ${source}`);
+  const packages = new Set();
+  const seen = new Set();
+  const visit = (path) => {
+    if (seen.has(path) || !metafile.outputs[path]) return;
+    seen.add(path);
+    for (const input of Object.keys(metafile.outputs[path].inputs)) {
+      const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1];
+      if (name) packages.add(name);
+    }
+    for (const imported of metafile.outputs[path].imports) if (imported.kind === 'import-statement') visit(imported.path);
+  };
+  visit(start);
+  return packages;
+}
+// What the scribes' commands must not load on their cold start (bench/cold-start.bench.ts):
+// `leopold record` no Markdown parser, neither of them zod or commander. An import that
+// pulls one in fails the build here instead of slowing every scribe write unnoticed.
+for (const [source, banned] of [
+  ['compiler/cli/bin.ts', ['zod', 'commander', 'unified', 'ajv', 'acorn']],
+  ['compiler/cli/commands/record.ts', ['zod', 'commander', 'unified', 'remark-parse', 'ajv', 'acorn']],
+  ['compiler/cli/commands/plan.ts', ['zod', 'commander', 'ajv', 'acorn']],
+]) {
+  const loaded = banned.filter((name) => packagesLoadedWith(cli.metafile, source).has(name));
+  if (loaded.length > 0) throw new Error(`${source} loads ${loaded.join(', ')} on its cold start (see scripts/build.mjs)`);
+}
 const cliFiles = new Set(Object.keys(cli.metafile.outputs).map((path) => path.replace(/^dist\//, '')));
 for (const name of readdirSync(resolve(root, 'dist'))) {
   if (/^leopold-.*\.js$/.test(name) && !cliFiles.has(name)) rmSync(resolve(root, 'dist', name), { force: true });

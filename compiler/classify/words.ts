@@ -52,11 +52,33 @@ function matchesAt(pattern: CompiledPattern, words: readonly string[], start: nu
   return pattern.every((part, offset) => partMatches(part, words[start + offset] ?? ''));
 }
 
-/** A reusable matcher for one keyword set: which of its patterns occur in the words. */
+/**
+ * A reusable matcher for one keyword set: which of its patterns occur in the words, in
+ * the set's order. Patterns are indexed by their first part (an exact word, or a stem
+ * looked up through each prefix of a word), so a text costs its words, not words ×
+ * patterns: the classifier runs this on every item of every compile.
+ */
 export function keywordMatcher(patterns: readonly string[]): (words: readonly string[]) => string[] {
   const compiled = patterns.map((pattern) => ({ pattern, parts: compilePattern(pattern) }));
-  return (words) =>
-    compiled
-      .filter(({ parts }) => words.some((_, start) => matchesAt(parts, words, start)))
-      .map(({ pattern }) => pattern);
+  const byFirstWord = new Map<string, number[]>();
+  const byFirstStem = new Map<string, number[]>();
+  let longestStem = 0;
+  compiled.forEach(({ parts }, index) => {
+    const first = parts[0];
+    if (!first) return;
+    const table = first.stem ? byFirstStem : byFirstWord;
+    table.set(first.text, [...(table.get(first.text) ?? []), index]);
+    if (first.stem) longestStem = Math.max(longestStem, first.text.length);
+  });
+  return (words) => {
+    const found = new Set<number>();
+    const tryAt = (candidates: readonly number[] | undefined, start: number) => {
+      for (const index of candidates ?? []) if (!found.has(index) && matchesAt(compiled[index]!.parts, words, start)) found.add(index);
+    };
+    words.forEach((word, start) => {
+      tryAt(byFirstWord.get(word), start);
+      for (let length = 0; length <= Math.min(word.length, longestStem); length++) tryAt(byFirstStem.get(word.slice(0, length)), start);
+    });
+    return [...found].sort((a, b) => a - b).map((index) => compiled[index]!.pattern);
+  };
 }

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { withLock, type LockOptions } from '../fs/lock.js';
+import { liftedCharterRules } from '../persona/charter-rules-cache.js';
 import { DecisionRefusedError, firstRefusal } from './protocol.js';
 import { parseDecisionInput } from './record-input.js';
 import { DECISIONS_HEADING, isPersonaEntry, renderDecision } from './render.js';
@@ -9,8 +10,6 @@ import { highestDecisionNumber } from './trail.js';
 
 /** DECISIONS.md inside `.leopold/`. */
 export const DECISIONS_FILE = 'DECISIONS.md';
-/** CHARTER.md inside `.leopold/`: where a persona's binding rules are lifted from. */
-const CHARTER_FILE = 'CHARTER.md';
 /** The lock file that serializes DECISIONS.md's writers. */
 export const DECISIONS_LOCK = 'DECISIONS.md.lock';
 /**
@@ -43,13 +42,17 @@ export interface DecisionsTail {
  */
 export function appendedText(tail: DecisionsTail, entries: readonly DecisionInput[], at: Date, rules: readonly string[] = []): PlannedAppend {
   let text = tail.empty ? DECISIONS_HEADING : tail.end.endsWith('\n') ? '' : '\n';
-  const endsWithBlankLine = () => (tail.empty ? text : tail.end + text).endsWith('\n\n');
+  // The last two characters of the file as it grows, kept apart: asking the growing text
+  // would make a large batch quadratic.
+  let end = (tail.empty ? text : tail.end + text).slice(-2);
   let n = tail.highest;
   const numbers: number[] = [];
   for (const entry of entries) {
     n += 1;
     numbers.push(n);
-    text += `${endsWithBlankLine() ? '' : '\n'}${renderDecision(entry, n, at, rules)}\n`;
+    const added = `${end === '\n\n' ? '' : '\n'}${renderDecision(entry, n, at, rules)}\n`;
+    text += added;
+    end = (end + added).slice(-2);
   }
   return { text, numbers };
 }
@@ -61,11 +64,12 @@ export function planAppend(existing: string | undefined, entries: readonly Decis
   return { text: before + added.text, numbers: added.numbers };
 }
 
-const TAIL_CHUNK = 64 * 1024;
+// An entry is well under 1 KiB; a tail this size almost always holds the last numbered line.
+const TAIL_CHUNK = 8 * 1024;
 
 /**
  * Reads what an append needs from the end of the open file: its last characters and the
- * highest D number in the last 64 KiB (further back only when that holds no numbered line).
+ * highest D number in the last 8 KiB (further back, doubling, while that holds no numbered line).
  * The writer only ever appends ascending numbers, so the newest entries are at the end;
  * a number a person typed higher up, far from the end, is not looked for.
  */
@@ -146,9 +150,9 @@ export async function appendDecisions(
   // The rules that bind a persona are lifted from CHARTER.md here, by the one writer:
   // never taken from the caller, so no engine and no model can soften them. Read before
   // the lock: CHARTER.md is not the lock's to guard, and the critical section stays short.
-  // Loaded only then: the rule lifter parses Markdown (remark), which a scribe's ordinary
-  // write (an event, a mechanical decision) never needs on its cold start.
-  const rules = parsed.some(isPersonaEntry) ? (await import('../persona/charter-rules.js')).charterRules(readIfPresent(join(leopoldDir, CHARTER_FILE)) ?? '') : [];
+  // Only for persona entries, and reused while CHARTER.md is unchanged: lifting parses
+  // Markdown (remark), which would otherwise be most of a scribe's cold start.
+  const rules = parsed.some(isPersonaEntry) ? await liftedCharterRules(leopoldDir) : [];
   const journal = join(leopoldDir, DECISIONS_JOURNAL);
   return withLock(
     join(leopoldDir, DECISIONS_LOCK),
@@ -169,14 +173,4 @@ export async function appendDecisions(
     },
     lock,
   );
-}
-
-/** A file's text, or undefined when it does not exist (other errors throw). */
-function readIfPresent(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
 }

@@ -1,5 +1,4 @@
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 
 /** How long to wait for a lock before giving up, and how old a lock of a live pid may get. */
 export interface LockOptions {
@@ -8,6 +7,16 @@ export interface LockOptions {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A token no other holder of this lock will have: the pid is unique among live processes,
+ * and the time and random part tell apart the calls of one process. Not node:crypto, whose
+ * loading is a measurable part of a scribe's cold start; the token guards against
+ * mistakes (releasing someone else's lock), not against an adversary.
+ */
+function uniqueToken(): string {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
 
 /** True when a process with this pid exists on this machine. */
 function alive(pid: number): boolean {
@@ -36,7 +45,7 @@ function breakIfStale(path: string, staleMs: number): void {
   const pid = Number.parseInt(content.split(' ')[0] ?? '', 10);
   const stale = !Number.isInteger(pid) || pid <= 0 ? Date.now() - mtimeMs > 1000 : !alive(pid) || Date.now() - mtimeMs > staleMs;
   if (!stale) return;
-  const aside = `${path}.broken-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const aside = `${path}.broken-${process.pid}-${uniqueToken()}`;
   try {
     renameSync(path, aside);
   } catch {
@@ -68,7 +77,7 @@ function breakIfStale(path: string, staleMs: number): void {
 export async function withLock<T>(path: string, fn: () => T | Promise<T>, options: LockOptions = {}): Promise<T> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const staleMs = options.staleMs ?? 60_000;
-  const token = `${process.pid} ${randomBytes(8).toString('hex')}\n`;
+  const token = `${process.pid} ${uniqueToken()}\n`;
   const started = Date.now();
   let delay = 2;
   for (;;) {

@@ -8,7 +8,7 @@ import {
   SENSITIVE_PATTERNS,
   TRIVIAL_PATTERNS,
 } from '../../compiler/classify/keywords.js';
-import { PATTERN_SYNTAX, wordsOf } from '../../compiler/classify/words.js';
+import { keywordMatcher, PATTERN_SYNTAX, wordsOf } from '../../compiler/classify/words.js';
 
 const PLAIN_CHARTER = 'Keep functions small. Prefer clarity over cleverness.';
 const RISKY_CHARTER = 'This service handles payments for live users in production.';
@@ -207,6 +207,35 @@ describe('classifyItem properties', () => {
       fc.property(fc.constantFrom('Deploy docs', 'Fix typo', 'Add auth', 'Write the parser'), (text) => {
         expect(classifyItem(text.toUpperCase(), '')).toEqual(classifyItem(text.toLowerCase(), ''));
       }),
+    );
+  });
+});
+
+describe('keywordMatcher', () => {
+  // The plain definition the indexed matcher must agree with: every pattern, tried at
+  // every word, kept in the set's order.
+  const naive = (patterns: readonly string[]) => (words: readonly string[]) =>
+    patterns.filter((pattern) => {
+      const parts = pattern.split(' ');
+      return words.some((_, start) =>
+        start + parts.length <= words.length &&
+        parts.every((part, k) => (part.endsWith('*') ? words[start + k]!.startsWith(part.slice(0, -1)) : words[start + k] === part)),
+      );
+    });
+  const sets = [CRITICAL_PATTERNS, MAX_EFFORT_PATTERNS, TRIVIAL_PATTERNS, SENSITIVE_PATTERNS, HIGH_RISK_CHARTER_PATTERNS];
+  // Words drawn from the patterns' own parts, their stems with endings, and noise.
+  const vocabulary = [...new Set(sets.flat().flatMap((p) => p.split(' ')))].flatMap((part) =>
+    part.endsWith('*') ? [part.slice(0, -1), `${part.slice(0, -1)}ing`, part.slice(0, -2)] : [part, `${part}s`],
+  );
+  const word = fc.oneof(fc.constantFrom(...vocabulary), fc.constantFrom('the', 'a', 'x', ''));
+
+  it('finds exactly the patterns the plain definition finds, in the same order', () => {
+    const matchers = sets.map((set) => [keywordMatcher(set), naive(set)] as const);
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 12 }), (words) => {
+        for (const [indexed, plain] of matchers) expect(indexed(words)).toEqual(plain(words));
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -77,6 +77,7 @@ describe('leopold record', () => {
   it('refuses irreversible + silent with exit 1: no decision, none of the events, only the escalation for its item', () => {
     record({ decisions: [DECISION] });
     const before = readFileSync(decisionsFile(), 'utf8');
+    const filesBefore = readdirSync(join(project, '.leopold')).sort();
     const result = record({
       decisions: [DECISION, { ...DECISION, title: 'Drop the orders table', class: 'irreversible', charter: 'Silent' }],
       events: [{ event: 'should-not-appear' }],
@@ -91,7 +92,9 @@ describe('leopold record', () => {
     expect(events).toEqual([
       { ts: expect.any(String), event: 'escalation', item: 4, question: '"Drop the orders table" is irreversible and the charter is silent; stop and ask' },
     ]);
-    expect(readdirSync(join(project, '.leopold')).sort()).toEqual(['DECISIONS.md', 'events.jsonl']);
+    // DECISIONS.md and the first call's lift of CHARTER.md (.CHARTER.md.rules), and the escalation's events.jsonl: nothing else.
+    expect(filesBefore).toEqual(['.CHARTER.md.rules', 'DECISIONS.md']);
+    expect(readdirSync(join(project, '.leopold')).sort()).toEqual([...filesBefore, 'events.jsonl']);
   });
 
   it('records no escalation for a refusal the agent can correct (no why), nor for one that names no item', () => {

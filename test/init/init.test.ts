@@ -257,7 +257,7 @@ describe('leopold init: nothing tied to one machine', () => {
     if (spawnSync('git', ['init', '-q'], { cwd: dir }).status !== 0) return; // no git here: the unit below still runs
     expect(init(dir).code).toBe(0);
     const ignored = (path: string) => spawnSync('git', ['check-ignore', '-q', path], { cwd: dir }).status === 0;
-    for (const path of ['state.json', 'events.jsonl', 'CHECKPOINT.md', 'record.json', '.DECISIONS.md.append', 'STOP', 'ALLOW_GIT', 'ALLOW_PUSH', 'state.json.lock', 'PLAN.md.lock', 'DECISIONS.md.lock', 'events.jsonl.lock', 'PLAN.md.lock.broken-12-ab', '.state.json.1.0.tmp']) {
+    for (const path of ['state.json', 'events.jsonl', 'CHECKPOINT.md', 'record.json', '.DECISIONS.md.append', '.CHARTER.md.rules', 'STOP', 'ALLOW_GIT', 'ALLOW_PUSH', 'state.json.lock', 'PLAN.md.lock', 'DECISIONS.md.lock', 'events.jsonl.lock', 'PLAN.md.lock.broken-12-ab', '.state.json.1.0.tmp']) {
       expect(ignored(`.leopold/${path}`), path).toBe(true);
     }
     for (const path of ['.leopold/PLAN.md', '.leopold/MISSION.md', '.leopold/CHARTER.md', '.leopold/GUARDRAILS.md', '.leopold/DECISIONS.md', '.leopold/workflow-args.json', '.claude/settings.json', '.claude/workflows/leopold-run.js']) {

@@ -1,7 +1,12 @@
 import type { Nodes, Root } from 'mdast';
-import remarkGfm from 'remark-gfm';
+import { gfmFootnoteFromMarkdown } from 'mdast-util-gfm-footnote';
+import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
+import { gfmTaskListItemFromMarkdown } from 'mdast-util-gfm-task-list-item';
+import { gfmFootnote } from 'micromark-extension-gfm-footnote';
+import { gfmTable } from 'micromark-extension-gfm-table';
+import { gfmTaskListItem } from 'micromark-extension-gfm-task-list-item';
 import remarkParse from 'remark-parse';
-import { unified } from 'unified';
+import { unified, type Processor } from 'unified';
 import { CHUNK_LIMITS, cutPoints, type ChunkLimits } from './chunks.js';
 import type { SourceText } from './source.js';
 
@@ -23,8 +28,21 @@ export interface MarkdownFacts {
   codeLineRanges: Array<[number, number]>;
 }
 
+/**
+ * GFM's block structure, which is all the parser reads: task-list items, tables and
+ * footnote definitions (which may hold items). remark-gfm's other parts only change
+ * phrasing content, which walk() never enters: strikethrough, and autolink literals, whose
+ * pass over every text node was about half of parsing a checklist (and of `plan tick`).
+ * test/parse/gfm-blocks.test.ts holds the trees' flow nodes equal to remark-gfm's.
+ */
+export function gfmBlocks(this: Processor): void {
+  const data = this.data();
+  (data.micromarkExtensions ??= []).push(gfmFootnote(), gfmTable(), gfmTaskListItem());
+  (data.fromMarkdownExtensions ??= []).push([gfmFootnoteFromMarkdown(), gfmTableFromMarkdown(), gfmTaskListItemFromMarkdown()]);
+}
+
 // Built and frozen once: freezing runs the plugin attachers, so each parse reuses them.
-const markdown = unified().use(remarkParse).use(remarkGfm).freeze();
+const markdown = unified().use(remarkParse).use(gfmBlocks).freeze();
 
 /** One parsed piece of the body: its tree, in positions relative to where it starts. */
 export interface Piece {

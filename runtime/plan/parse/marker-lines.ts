@@ -1,4 +1,6 @@
-import { NODE_KINDS, type Emit, type Need, type NodeKind, type Route, type Span } from '../schema.js';
+// The kinds from kinds.ts, not schema.ts: the parser (and `leopold plan tick`) loads no zod.
+import { NODE_KINDS } from '../kinds.js';
+import type { Emit, Need, NodeKind, Route, Span } from '../schema.js';
 import { referencedIndex, type AnchorTable } from './references.js';
 import { toolCommand } from './tool-command.js';
 
