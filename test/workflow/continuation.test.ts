@@ -145,12 +145,13 @@ describe('the worst case an item can take', () => {
     const plan = '# Plan\n\n- [ ] Fix the login token check in the production database migration\n  @scenario a card is stored encrypted\n';
     const script = await scriptOf(plan);
     const blocking = review([finding('P0', true)]);
+    const die = { die: true as const };
     const answers: AnswerScript = [
       { label: 'i1:implement', answers: [handoff.blocked('needs-confirm: which table?'), handoff.blocked('ambiguous: which key?'), handoff.completed] },
       { label: '/^i1:persona/', answers: [persona('Database Reliability Engineer')] },
       { label: 'i1:escalation', answers: [decision()] },
-      { label: 'i1:verify', answers: [{ die: true }, verdict.pass, { die: true }, verdict.pass, { die: true }, verdict.pass] },
-      ...['correctness', 'security', 'works'].map((who) => ({ label: `i1:review:${who}`, answers: [{ die: true }, blocking, { die: true }, blocking, { die: true }, blocking] })),
+      { label: 'i1:verify', answers: [die, verdict.pass, die, verdict.pass, die, verdict.pass] },
+      ...['correctness', 'security', 'works'].map((who) => ({ label: `i1:review:${who}`, answers: [die, blocking, die, blocking, die, blocking] })),
     ];
     const run = await runWorkflowScript(script, { staticCheck: checkWorkflowScript, answers });
     expect(run.ok).toBe(true);
