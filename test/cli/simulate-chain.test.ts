@@ -59,7 +59,7 @@ describe('leopold simulate: a plan larger than one run', () => {
     expectChainCompletes(1000, [], 1000);
   });
 
-  it.runIf(STRESS)('a 4,000-item checklist too', () => {
-    expectChainCompletes(4000, [], 1000);
-  });
+  // Not yet: a 4,000-item checklist compiles to 1,129 KiB, past the host's 512 KiB script
+  // limit, until the embedded plan omits its defaults (issue #13 part 5).
+  it.todo('a 4,000-item checklist too (needs the embedded plan to fit 512 KiB)');
 });
