@@ -65,7 +65,7 @@ export default async function bench(): Promise<BenchTable> {
     notes: [
       'The floor row is the stand-in host alone (realm, scheduler, Ajv with its validator cache): what an agent() costs before the engine does anything.',
       'Default answers walk the happy path: each work item costs implementer + verifier + review panel + one scribe call.',
-      'A long run ends at max_iterations or at the host\'s 1,000-agent cap (reported as budget_exceeded), never by running every node.',
+      'One launch ends at max_iterations or at run_budget (the next item\'s worst case would not fit in the host\'s 1,000 agents; the next launch continues, docs/workflow.md).',
       'A generated 1,000-node graph plan no longer fits the 512 KiB script limit with the full engine embedded (about 566 KiB), so the graph row uses 800 nodes.',
     ],
   };

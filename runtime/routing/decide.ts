@@ -59,8 +59,8 @@ export interface RouteDecision {
  * it latched. A checked item with no recorded outcome counts as finished `ok`.
  */
 export function routeDecision(input: RouteDecisionInput): RouteDecision {
-  const items = [...input.items].sort((a, b) => a.index - b.index);
-  const byIndex = new Map(items.map((item) => [item.index, item]));
+  const shape = shapeOf(input.items);
+  const { items, byIndex } = shape;
   const routing = cloneRouting(input.routing);
   const taken: TakenRoute[] = [];
 
@@ -75,7 +75,7 @@ export function routeDecision(input: RouteDecisionInput): RouteDecision {
     }
   }
 
-  const facts = planFacts(items, byIndex, routing);
+  const facts = planFacts(shape, routing);
   const rank = input.rank ?? (() => 0);
   const eligible = items
     .filter((item) => facts.eligible(item))
@@ -145,15 +145,43 @@ interface PlanFacts {
   dead: Map<number, 'stranded' | 'routedAround'>;
 }
 
-function planFacts(items: readonly PlanItem[], byIndex: ReadonlyMap<number, PlanItem>, routing: RoutingState): PlanFacts {
+/**
+ * What a plan's shape says, whatever has run: items in index order, by index, the sources of
+ * each route target and the emitters of each `@needs` key. Computed once per plan (the
+ * engines hand the same items array to every dispatch until work is appended), so a routing
+ * step never rescans every item per unmet need (docs/architecture.md, the run model).
+ */
+interface PlanShape {
+  items: readonly PlanItem[];
+  byIndex: ReadonlyMap<number, PlanItem>;
+  sources: ReadonlyMap<number, number[]>;
+  emitters: ReadonlyMap<string, number[]>;
+}
+
+const shapes = new WeakMap<readonly PlanItem[], PlanShape>();
+
+function shapeOf(input: readonly PlanItem[]): PlanShape {
+  const cached = shapes.get(input);
+  if (cached) return cached;
+  const items = [...input].sort((a, b) => a.index - b.index);
+  const byIndex = new Map(items.map((item) => [item.index, item]));
   const sources = new Map<number, number[]>();
+  const emitters = new Map<string, number[]>();
   for (const item of items) {
     for (const route of item.routes) {
       // A route into itself cannot be what first dispatches a node (same rule as the compiler).
       if (route.target === item.index || !byIndex.has(route.target)) continue;
       sources.set(route.target, [...(sources.get(route.target) ?? []), item.index]);
     }
+    for (const emitted of new Set(emittedKeysOf(item))) emitters.set(emitted, [...(emitters.get(emitted) ?? []), item.index]);
   }
+  const shape = { items, byIndex, sources, emitters };
+  shapes.set(input, shape);
+  return shape;
+}
+
+function planFacts(shape: PlanShape, routing: RoutingState): PlanFacts {
+  const { items, byIndex, sources, emitters } = shape;
   const latchedTargets = new Set(routing.taken.map((route) => route.to));
   const status = (index: number) => routing.statuses[key(index)];
   const closed = (index: number) => (byIndex.get(index)?.done ?? false) || status(index) !== undefined;
@@ -179,11 +207,7 @@ function planFacts(items: readonly PlanItem[], byIndex: ReadonlyMap<number, Plan
       if (gated(item.index) && !latched(item.index) && sources.get(item.index)!.every(spent)) why = 'routedAround';
       else if (item.deps.some(gone)) why = 'stranded';
       else if (
-        item.needs.some(
-          (need) =>
-            !onChannel(need.key) &&
-            items.every((other) => !emittedKeysOf(other).includes(need.key) || spent(other.index)),
-        )
+        item.needs.some((need) => !onChannel(need.key) && (emitters.get(need.key) ?? []).every(spent))
       ) {
         why = 'stranded';
       }

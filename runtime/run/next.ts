@@ -22,6 +22,12 @@ export interface HostFacts {
   budgetExceeded?: boolean;
   /** Size of the session transcript in bytes (session engine). */
   transcriptBytes?: number;
+  /**
+   * The workflow run's agent budget: agents left (the stop's own scribe call already set
+   * aside) and the most agents a dispatch of this item can take (rescue included). The
+   * Stop hook's session has no such cap.
+   */
+  agents?: { left: number; worstCase(item: PlanItem, rescue: boolean): number };
 }
 
 /** Why nothing is left to hand out, in the words both engines report. */
@@ -80,6 +86,10 @@ export function decideNext(input: NextInput): Next {
   const next = step.next.length > 0 ? plan.items.find((item) => item.index === step.next[0])! : null;
   const completion = step.complete ? completionOf(step.complete, graph) : null;
   const facts = input.facts ?? {};
+  const rescue =
+    next !== null && rescueVerdict({ state: model, maxFailures: input.limits.maxFailures, autonomy: input.autonomy }) === 'rescue'
+      ? { kind: model.consecutive_failures.kind!, failures: model.consecutive_failures.count }
+      : null;
   const found = stopCondition({
     state: model,
     limits: input.limits,
@@ -93,6 +103,7 @@ export function decideNext(input: NextInput): Next {
       deadlock: completion?.reason === 'deadlock',
       nextIsHuman: next?.kind === 'human',
       ...(facts.transcriptBytes !== undefined ? { transcriptBytes: facts.transcriptBytes } : {}),
+      ...(facts.agents && next ? { runBudget: { needed: facts.agents.worstCase(next, rescue !== null), left: facts.agents.left } } : {}),
     },
   });
   const left = AMENDMENT_BUDGET - model.amendments_used;
@@ -103,10 +114,6 @@ export function decideNext(input: NextInput): Next {
     const verdict = found ?? { reason: completion!.reason, detail: completion!.detail };
     return { type: 'stop', verdict: withDetail(verdict, completion, next), completion, routing: step.routing, taken: step.taken };
   }
-  const rescue =
-    rescueVerdict({ state: model, maxFailures: input.limits.maxFailures, autonomy: input.autonomy }) === 'rescue'
-      ? { kind: model.consecutive_failures.kind!, failures: model.consecutive_failures.count }
-      : null;
   return { type: 'dispatch', item: next, rescue, routing: step.routing, taken: step.taken };
 }
 

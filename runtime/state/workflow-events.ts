@@ -19,7 +19,8 @@ const numeric = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v
  * Folds a workflow run's events (those logged since `leopold run start`) into its counters.
  * The script has no file system: its scribe records `workflow-start`, `failure`, `rescue`,
  * `item-done` and `stop` events, and these are the only record of how far it got. Each
- * `workflow-start` opens a script run whose dispatches count from 0; the iterations are the
+ * `workflow-start` opens a script run whose dispatches count from 0 (a continuing one,
+ * marked `continued`, counts on from the run it continues); the iterations are the
  * highest `iteration` each of them logged, summed. Pure.
  */
 export function workflowCounters(events: readonly LoggedEvent[]): WorkflowCounters {
@@ -30,8 +31,11 @@ export function workflowCounters(events: readonly LoggedEvent[]): WorkflowCounte
   let stop: WorkflowCounters['stop'] = null;
   for (const e of events) {
     if (e.event === 'workflow-start') {
-      iteration += segment;
-      segment = 0;
+      // A continuing launch (after `run_budget`) counts on from the iteration it carried.
+      if (numeric(e.continued) === null) {
+        iteration += segment;
+        segment = 0;
+      }
       continue;
     }
     segment = Math.max(segment, numeric(e.iteration) ?? 0);

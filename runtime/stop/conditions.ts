@@ -17,6 +17,7 @@ export const STOP_REASONS = [
   'context_budget',
   'no_progress_across_windows',
   'max_windows',
+  'run_budget',
 ] as const;
 // StopReasonSchema (zod) lives in ./schema.ts so the workflow bundle can evaluate stops
 // without loading zod.
@@ -62,6 +63,12 @@ export interface StopFacts {
   budgetExceeded?: boolean;
   /** Size of the session transcript in bytes (in-session engine). */
   transcriptBytes?: number;
+  /**
+   * The next dispatch could take more agents than this workflow run has left (the host's
+   * 1,000-agent cap, the stop's own scribe call reserved): end here, at an item boundary,
+   * and let the next launch continue (workflow engine only).
+   */
+  runBudget?: { needed: number; left: number };
 }
 
 /** The evaluator's input: the run state, its limits, the posture and the gathered facts. */
@@ -87,7 +94,10 @@ const verdict = (reason: StopReason, detail: string): StopVerdict => ({ reason, 
  * unsettled fork, a rescue with no approach); then whether anything is left to do
  * (plan_complete, routed_complete, invalid_graph, deadlock); then the ceilings that stop a
  * run with work left (iteration budget, host budget, failure ceiling), `@human` under ask
- * and no progress; the context-window conditions last (a context roll is not a death).
+ * and no progress; then the run's agent budget (`run_budget`: nothing else holds, but the
+ * next item might not fit in what is left of this workflow run, so the run ends at an item
+ * boundary and the next launch continues); the context-window conditions last (a context
+ * roll is not a death).
  * SPEC-RUNTIME §6 asks the iteration budget and the failure ceiling before plan complete;
  * a budget stops work that is left, so a run whose last item finished on its last
  * iteration is `plan_complete` on both engines (docs/architecture.md, "Stop order").
@@ -118,6 +128,13 @@ const CHECKS: readonly Check[] = [
   ({ state, limits }) =>
     state.no_progress >= limits.maxNoProgress
       ? verdict('no_progress', `${state.no_progress} turns without a plan change (limit ${limits.maxNoProgress})`)
+      : null,
+  ({ facts }) =>
+    facts.runBudget && facts.runBudget.needed > facts.runBudget.left
+      ? verdict(
+          'run_budget',
+          `the next item may take up to ${facts.runBudget.needed} agents and this run has ${facts.runBudget.left} left; the next launch continues`,
+        )
       : null,
   ({ state, limits }) =>
     (state.windows ?? 0) >= limits.maxWindows ? verdict('max_windows', `${state.windows} of ${limits.maxWindows} context windows used`) : null,

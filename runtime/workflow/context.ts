@@ -74,6 +74,10 @@ export class RunContext {
   private pending: ScribeBatch = emptyBatch();
   private view: { count: number; items: PlanItem[]; byIndex: Map<number, EmbeddedNode> } | null = null;
   scribeBroken = false;
+  /** agent() calls this launch made (the host caps a run at RUN_AGENT_CAP). */
+  agentsUsed = 0;
+  /** The last decision number before this launch (a continuing run's scribe numbers on from it). */
+  lastDecisionBefore = 0;
 
   constructor(
     readonly plan: EmbeddedPlan,
@@ -127,6 +131,7 @@ export class RunContext {
    */
   async ask<T>(prompt: string, label: string, schema: AgentSchemaName, extra: Record<string, unknown> = {}, schemaOverride?: Record<string, unknown>): Promise<T | null> {
     this.checkBudget();
+    this.agentsUsed += 1;
     try {
       const answer = await this.host.agent(`${stepLine(label)}\n\n${prompt}`, { label, schema: schemaOverride ?? this.schemas[schema], ...extra });
       return answer === undefined || answer === null ? null : (answer as T);
@@ -140,6 +145,11 @@ export class RunContext {
       this.host.log(`${label}: agent failed: ${message}`);
       return null;
     }
+  }
+
+  /** The highest decision number acknowledged so far in this run (earlier launches included). */
+  lastDecision(): number {
+    return this.decisions.at(-1)?.n ?? this.lastDecisionBefore;
   }
 
   budgetSpent(): boolean {
@@ -215,7 +225,7 @@ export class RunContext {
     this.pending = emptyBatch();
     const commands = scribeCommands(batch);
     const added = batch.amends.flatMap((amend) => amend.added);
-    const last = this.decisions.at(-1)?.n ?? 0;
+    const last = this.lastDecision();
     const ackSchema = withAdded(withCount(this.schemas.scribeAck, batch.decisions.length, last), batch.amends.length > 0 ? added : null);
     const ack = await this.ask<ScribeAck>(scribePrompt(commands, batch.amends.length > 0 ? added : null), SCRIBE_LABEL, 'scribeAck', {}, ackSchema);
     const problem =

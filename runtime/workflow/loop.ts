@@ -12,6 +12,8 @@ import type { EmbeddedPlan } from './plan.js';
 import type { ResultDecision, WorkflowResult, WorkflowStop } from './result.js';
 import { repairDeadlock } from './repair.js';
 import { rescueItem, type ItemMemory } from './work-item.js';
+import { RUN_AGENT_CAP, worstCaseAgents } from './agent-budget.js';
+import { continuationOf, resumeFrom, type Continuation } from './continuation.js';
 
 // The script reads no clock: entries rendered for the result carry this stamp, which the
 // result never shows (the scribe's `leopold record` stamps the real ones).
@@ -35,9 +37,18 @@ interface Ending {
  */
 export async function runWorkflow(embedded: EmbeddedPlan, args: unknown, host: WorkflowHost, schemas: AgentJsonSchemas): Promise<WorkflowResult> {
   const options = runOptions(embedded, args);
+  // A continuing launch (args.continue) resumes the run model and the work earlier launches did.
+  const resumed = options.continue === undefined ? null : resumeFrom(embedded, options.continue);
   // The run's own plan: amendments append work to it, never to the embedded one.
-  const plan: EmbeddedPlan = { ...embedded, items: [...embedded.items], waves: embedded.waves.map((wave) => [...wave]) };
+  const plan: EmbeddedPlan = resumed?.plan ?? { ...embedded, items: [...embedded.items], waves: embedded.waves.map((wave) => [...wave]) };
   const ctx = new RunContext(plan, host, schemas, options);
+  const carried = resumed ? plan.items.filter((node) => node.index > embedded.items.length) : [];
+  if (resumed) {
+    ctx.model = resumed.model;
+    ctx.lastDecisionBefore = resumed.lastDecision;
+  }
+  const launch = resumed?.launch ?? 1;
+  const memory = resumed?.memory ?? new Map<number, ItemMemory>();
   const open = plan.items.filter((node) => !node.done).map((node) => node.index);
   const done = new Set<number>();
   ctx.event({
@@ -46,19 +57,22 @@ export async function runWorkflow(embedded: EmbeddedPlan, args: unknown, host: W
     sha256: plan.source.sha256,
     autonomy: options.autonomy,
     open: open.length,
+    ...(resumed ? { continued: launch, iteration: ctx.iteration } : {}),
     ...(options.timestamp ? { requested_at: options.timestamp } : {}),
   });
 
   let ending: Ending;
   try {
-    ending = await runLoop(ctx, done);
+    ending = await runLoop(ctx, done, memory, options.maxAgents);
   } catch (error) {
     if (!(error instanceof RunStop)) throw error;
     ending = { stop: error.reason, detail: error.detail, stranded: [], routedAround: [] };
   }
   // Work a @feedback node added is part of what the run set out to do.
   open.push(...ctx.added);
-  ending = await recordStop(ctx, ending, done.size, open.length);
+  const next: Continuation | null =
+    ending.stop === 'run_budget' ? continuationOf(embedded, launch, ctx.model, [...carried, ...ctx.added.map((index) => ctx.node(index))], memory, ctx.lastDecision()) : null;
+  ending = await recordStop(ctx, ending, done.size, open.length, next);
   host.log(`stop: ${ending.stop} (${ending.detail})`);
 
   // The decisions as DECISIONS.md holds them: rendered by the one writer's renderer and
@@ -79,6 +93,8 @@ export async function runWorkflow(embedded: EmbeddedPlan, args: unknown, host: W
     reasons: d.reasons,
   }));
   return {
+    // First, so the host's 8,000-character preview of the result never cuts it.
+    ...(next && ending.stop === 'run_budget' ? { continue: next } : {}),
     stop: ending.stop,
     detail: ending.detail,
     done: done.size,
@@ -91,15 +107,30 @@ export async function runWorkflow(embedded: EmbeddedPlan, args: unknown, host: W
   };
 }
 
-/** The posture and limits for this run: args may set `autonomy`, lower `maxIterations`, pass `timestamp`. */
-function runOptions(plan: EmbeddedPlan, args: unknown): { autonomy: 'full' | 'ask'; maxIterations: number; timestamp: string | null } {
+interface RunOptions {
+  autonomy: 'full' | 'ask';
+  maxIterations: number;
+  /** Agents this launch may start (the host's cap, or lower through args.maxAgents). */
+  maxAgents: number;
+  timestamp: string | null;
+  /** args.continue: the previous launch's result.continue (a run that continues). */
+  continue?: unknown;
+}
+
+/**
+ * The posture and limits for this run: args may set `autonomy`, lower `maxIterations` or
+ * `maxAgents`, pass `timestamp`, and `continue` a run that stopped at `run_budget`.
+ */
+function runOptions(plan: EmbeddedPlan, args: unknown): RunOptions {
   const record = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
   const fromText = typeof args === 'string' ? parseAutonomy(args) : undefined;
   const autonomy = (typeof record.autonomy === 'string' ? parseAutonomy(record.autonomy) : undefined) ?? fromText ?? plan.autonomy;
   const requested = record.maxIterations;
   const lower = typeof requested === 'number' && Number.isInteger(requested) && requested >= 1 ? requested : Infinity;
   const timestamp = typeof record.timestamp === 'string' ? record.timestamp : null;
-  return { autonomy, maxIterations: Math.min(plan.limits.maxIterations, lower), timestamp };
+  const agents = record.maxAgents;
+  const maxAgents = Math.min(RUN_AGENT_CAP, typeof agents === 'number' && Number.isInteger(agents) && agents >= 1 ? agents : Infinity);
+  return { autonomy, maxIterations: Math.min(plan.limits.maxIterations, lower), maxAgents, timestamp, ...(record.continue !== undefined ? { continue: record.continue } : {}) };
 }
 
 /**
@@ -107,8 +138,7 @@ function runOptions(plan: EmbeddedPlan, args: unknown): { autonomy: 'full' | 'as
  * attempt (a rescued one when the model grants the run's one rescue), or one node of
  * another kind. A fork nobody could settle becomes the model's `escalated` event.
  */
-async function runLoop(ctx: RunContext, done: Set<number>): Promise<Ending> {
-  const memory = new Map<number, ItemMemory>();
+async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, ItemMemory>, maxAgents: number): Promise<Ending> {
   const initiallyDone = ctx.plan.items.filter((node) => node.done).length;
   const waveOf = new Map<number, number>();
   let phase = '';
@@ -118,7 +148,19 @@ async function runLoop(ctx: RunContext, done: Set<number>): Promise<Ending> {
       plan: { items: ctx.items(), waves: ctx.plan.waves },
       limits: ctx.limits,
       autonomy: ctx.autonomy,
-      facts: { budgetExceeded: ctx.budgetSpent() },
+      facts: {
+        budgetExceeded: ctx.budgetSpent(),
+        // A launch that has started no agent never stops for its agent budget (it would never get further).
+        ...(ctx.agentsUsed > 0
+          ? {
+              agents: {
+                // The stop's own scribe call is set aside.
+                left: maxAgents - ctx.agentsUsed - 1,
+                worstCase: (item: { index: number }, rescue: boolean) => worstCaseAgents(ctx.node(item.index), ctx.plan.maxReviewRounds, rescue),
+              },
+            }
+          : {}),
+      },
     });
     ctx.model = { ...ctx.model, routing: next.routing };
     for (const taken of next.taken) ctx.event({ event: 'route', from: taken.from, to: taken.to, when: taken.when });
@@ -166,9 +208,9 @@ async function runLoop(ctx: RunContext, done: Set<number>): Promise<Ending> {
 }
 
 /** Records the stop event through the scribe, unless the scribe or the budget is what stopped the run. */
-async function recordStop(ctx: RunContext, ending: Ending, done: number, total: number): Promise<Ending> {
+async function recordStop(ctx: RunContext, ending: Ending, done: number, total: number, next: Continuation | null): Promise<Ending> {
   if (ctx.scribeBroken) return ending;
-  ctx.event({ event: 'stop', reason: ending.stop, detail: ending.detail, iteration: ctx.iteration, done, total });
+  ctx.event({ event: 'stop', reason: ending.stop, detail: ending.detail, iteration: ctx.iteration, done, total, ...(next ? { continue: next } : {}) });
   try {
     await ctx.flush();
     return ending;

@@ -1,5 +1,6 @@
 import type { DecisionFork } from '../decisions/schema.js';
 import type { StopReason } from '../stop/conditions.js';
+import type { Continuation } from './continuation.js';
 
 /** One decision as the result lists it (ranked riskiest first, SPEC-RUNTIME §3). */
 export interface ResultDecision {
@@ -24,12 +25,26 @@ export interface ResultDecision {
 export type WorkflowStop =
   | Extract<
       StopReason,
-      'plan_complete' | 'routed_complete' | 'iteration_budget' | 'budget_exceeded' | 'no_progress' | 'repeated_failure' | 'escalation' | 'deadlock' | 'awaiting_human'
+      | 'plan_complete'
+      | 'routed_complete'
+      | 'iteration_budget'
+      | 'budget_exceeded'
+      | 'no_progress'
+      | 'repeated_failure'
+      | 'escalation'
+      | 'deadlock'
+      | 'awaiting_human'
+      | 'run_budget'
     >
   | 'scribe_failed';
 
 /** The run's result object (SPEC-RUNTIME §5), plus `detail`: one line saying why it stopped. */
 export interface WorkflowResult {
+  /**
+   * Set when `stop` is `run_budget`: the next launch's `args.continue` (pass it verbatim;
+   * docs/workflow.md, "Runs that continue").
+   */
+  continue?: Continuation;
   stop: WorkflowStop;
   detail: string;
   /** Items finished by this run. */

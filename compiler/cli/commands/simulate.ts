@@ -22,6 +22,7 @@ export const SimulateOptionsSchema = z.object({
   autonomy: z.enum(['full', 'ask']).optional(),
   budget: wholeNumberOption(1, 'a whole number of tokens').optional(),
   maxIterations: wholeNumberOption(1).optional(),
+  maxAgents: wholeNumberOption(1, 'a whole number of agents').optional(),
   host: z.enum(['stand-in', 'claude-code'], { message: 'expected stand-in or claude-code' }).default('stand-in'),
   claude: z.string().min(1, 'expected a path to the claude binary').optional(),
   timeout: wholeNumberOption(1, 'a whole number of seconds').default(600),
@@ -31,7 +32,10 @@ export type SimulateOptions = z.infer<typeof SimulateOptionsSchema>;
 const EXIT_HELP = `
 Compiles the plan in memory (nothing is written) and runs the script in the stand-in host
 (runtime/host) with scripted agent answers (--answers, see docs/host.md) or schema-shaped
-defaults. The scribe's CLI calls are simulated too: nothing touches .leopold/.
+defaults. The scribe's CLI calls are simulated too: nothing touches .leopold/. A launch
+that stops at run_budget (the host's 1,000-agent cap, or --max-agents, would not fit the
+next item) is launched again with its result's continuation, as /leopold-workflow does;
+the report lists each launch, then the final stop.
 
 With --host claude-code the same rehearsal runs in your installed Claude Code client (the
 project's @anthropic-ai/claude-code, else \`claude\` on PATH, or --claude PATH) against a
@@ -56,6 +60,7 @@ export function registerSimulate(program: Command): void {
     .option('--autonomy <posture>', 'full or ask (beats LEOPOLD_AUTONOMY and GUARDRAILS.md)')
     .option('--budget <tokens>', 'the host token budget (default: unlimited)')
     .option('--max-iterations <n>', 'args.maxIterations (can only lower GUARDRAILS max_iterations)')
+    .option('--max-agents <n>', 'args.maxAgents: agents one launch may start (can only lower the host\'s 1,000)')
     .option('--host <host>', 'stand-in (default) or claude-code: the real client on a scripted model')
     .option('--claude <path>', 'with --host claude-code: the claude binary to run')
     .option('--timeout <seconds>', 'with --host claude-code: how long the rehearsal may take (default 600)')
@@ -69,13 +74,16 @@ export function registerSimulate(program: Command): void {
 async function runSimulate(planArg: string | undefined, opts: SimulateOptions): Promise<number> {
   const simulated = await simulatePlan(planArg, opts);
   if (typeof simulated === 'number') return simulated;
-  const { header, run } = simulated;
-  process.stdout.write(opts.json ? `${JSON.stringify(simulationJson(header, run), null, 2)}\n` : renderSimulation(header, run));
+  const { header, run, launches } = simulated;
+  process.stdout.write(opts.json ? `${JSON.stringify(simulationJson(header, run, launches), null, 2)}\n` : renderSimulation(header, run, launches));
   return run.ok ? EXIT.ok : EXIT.planErrors;
 }
 
 /** One simulated run and its report header, or the exit code when the plan has errors (already reported on stderr). */
-export async function simulatePlan(planArg: string | undefined, opts: SimulateOptions): Promise<{ header: Header; run: HostRun } | number> {
+export async function simulatePlan(
+  planArg: string | undefined,
+  opts: SimulateOptions,
+): Promise<{ header: Header; run: HostRun; launches: HostRun[] } | number> {
   const cwd = process.cwd();
   const layout = planLayout(planArg, cwd);
   const planShown = layout.planShown;
@@ -89,8 +97,10 @@ export async function simulatePlan(planArg: string | undefined, opts: SimulateOp
   }
   const args: Record<string, unknown> = {};
   if (opts.maxIterations !== undefined) args.maxIterations = opts.maxIterations;
+  if (opts.maxAgents !== undefined) args.maxAgents = opts.maxAgents;
   const hasArgs = Object.keys(args).length > 0;
-  let run: HostRun;
+  let run!: HostRun;
+  const launches: HostRun[] = [];
   let host = 'the stand-in host';
   if (opts.host === 'claude-code') {
     if (opts.budget !== undefined) throw new LeopoldError('--budget applies to the stand-in host only: the scripted model spends no tokens');
@@ -98,13 +108,21 @@ export async function simulatePlan(planArg: string | undefined, opts: SimulateOp
     run = rehearsal.run;
     host = `Claude Code ${rehearsal.client.split(' ')[0]} (scripted model)`;
   } else {
-    run = await runWorkflowScript(result.script, {
-      file: SCRIPT_PATH,
-      staticCheck: checkEmittedScript,
-      answers: model.agents,
-      budgetTotal: opts.budget ?? null,
-      ...(hasArgs ? { args } : {}),
-    });
+    // A run that stops at run_budget is launched again with its continuation, as the
+    // /leopold-workflow skill does, until it stops for another reason.
+    for (let launchArgs: Record<string, unknown> | null = hasArgs ? args : null; ; ) {
+      run = await runWorkflowScript(result.script, {
+        file: SCRIPT_PATH,
+        staticCheck: checkEmittedScript,
+        answers: model.agents,
+        budgetTotal: opts.budget ?? null,
+        ...(launchArgs ? { args: launchArgs } : {}),
+      });
+      const ended = run.ok ? (run.result as WorkflowResult) : null;
+      if (ended?.stop !== 'run_budget' || ended.continue === undefined || launches.length + 1 >= MAX_LAUNCHES) break;
+      launches.push(run);
+      launchArgs = { ...args, continue: ended.continue };
+    }
   }
   const header = {
     host,
@@ -113,8 +131,11 @@ export async function simulatePlan(planArg: string | undefined, opts: SimulateOp
     autonomy: result.compiled.autonomy,
     waves: result.compiled.waves.map((wave) => [...wave]),
   };
-  return { header, run };
+  return { header, run, launches };
 }
+
+/** A chain of launches that each stop at run_budget ends here whatever it has done (a guard against a run that never ends). */
+const MAX_LAUNCHES = 1000;
 
 function readAnswers(path: string): ModelScript {
   const text = readTextFile(path, 'answers file');
@@ -134,10 +155,17 @@ export interface Header {
   waves: number[][];
 }
 
-/** The run as one JSON document (`--json`). */
-export function simulationJson(header: Header, run: HostRun): Record<string, unknown> {
+/** One launch of a chain, as the report lists it. */
+function launchSummary(run: HostRun, n: number): Record<string, unknown> {
+  const result = run.result as WorkflowResult;
+  return { launch: n + 1, stop: result.stop, detail: result.detail, done: result.done, total: result.total, agents: run.stats.agents };
+}
+
+/** The run as one JSON document (`--json`); `launches` are the earlier launches of a chain (each stopped at run_budget). */
+export function simulationJson(header: Header, run: HostRun, launches: readonly HostRun[] = []): Record<string, unknown> {
   return {
     ...header,
+    ...(launches.length > 0 ? { launches: [...launches, run].map((r, n) => (r.ok ? launchSummary(r, n) : { launch: n + 1, ok: false })) } : {}),
     ok: run.ok,
     phases: run.phases,
     agents: run.journal.map((call) => ({ index: call.index, label: call.label, phase: call.phase, status: call.status, tokens: call.tokens })),
@@ -151,14 +179,23 @@ export function simulationJson(header: Header, run: HostRun): Record<string, unk
 }
 
 /** The run as text: phases, agents called (label and status), decisions, stop reason. */
-export function renderSimulation(header: Header, run: HostRun): string {
+export function renderSimulation(header: Header, run: HostRun, launches: readonly HostRun[] = []): string {
   const out: string[] = [];
   const open = header.waves.reduce((n, wave) => n + wave.length, 0);
   out.push(`Simulated ${header.plan} in ${header.host}: ${open} open item${open === 1 ? '' : 's'}, ${header.loop === 'routed' ? 'routed loop' : 'wave loop'}, autonomy ${header.autonomy}`);
+  if (launches.length > 0) {
+    // Each launch stopped at run_budget and the next one continued it (docs/workflow.md).
+    out.push('', `Launches (${launches.length + 1}):`);
+    [...launches, run].forEach((launch, n) => {
+      const r = launch.ok ? (launch.result as WorkflowResult) : null;
+      out.push(`  ${String(n + 1).padStart(3)}  ${(r?.stop ?? 'failed').padEnd(14)}  done ${r?.done ?? 0}/${r?.total ?? 0}  agents ${launch.stats.agents}`);
+    });
+  }
   out.push('', `Phases: ${run.phases.join(' → ') || '(none)'}`);
-  out.push('', `Agents (${run.journal.length}):`);
-  const width = Math.max(5, ...run.journal.map((call) => (call.label ?? '').length));
-  for (const call of run.journal) {
+  const journal = [...launches, run].flatMap((launch) => launch.journal);
+  out.push('', `Agents (${journal.length}${launches.length > 0 ? `, ${launches.length + 1} launches` : ''}):`);
+  const width = Math.max(5, ...journal.map((call) => (call.label ?? '').length));
+  for (const call of journal) {
     const status = call.status === 'answered' ? 'answered' : call.status === 'null' ? 'NO ANSWER (null)' : `THREW ${call.error?.message ?? ''}`;
     out.push(`  ${String(call.index).padStart(3)}  ${(call.label ?? '(no label)').padEnd(width)}  ${call.phase ?? ''}  ${status}`);
   }
@@ -175,6 +212,8 @@ export function renderSimulation(header: Header, run: HostRun): string {
   out.push('', `Stop: ${result.stop} (${result.detail})`);
   const list = (xs: readonly number[]) => (xs.length === 0 ? '-' : xs.join(', '));
   out.push(`Done ${result.done}/${result.total}; incomplete: ${list(result.incomplete)}; stranded: ${list(result.stranded)}; routed around: ${list(result.routedAround)}`);
-  out.push(`Agents run: ${run.stats.agents}; tokens: ${run.stats.tokensSpent}`);
+  const agents = [...launches, run].reduce((n, launch) => n + launch.stats.agents, 0);
+  const tokens = [...launches, run].reduce((n, launch) => n + launch.stats.tokensSpent, 0);
+  out.push(`Agents run: ${agents}; tokens: ${tokens}`);
   return `${out.join('\n')}\n`;
 }

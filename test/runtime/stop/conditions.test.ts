@@ -42,6 +42,7 @@ function everything(): StopInput {
       nextIsHuman: true,
       budgetExceeded: true,
       transcriptBytes: 6 * 1024 * 1024,
+      runBudget: { needed: 24, left: 10 },
     },
     'ask',
   );
@@ -67,6 +68,7 @@ describe('stopCondition', () => {
       escalation: (x) => (x.facts.escalation = false),
       awaiting_human: (x) => (x.facts.nextIsHuman = false),
       no_progress: (x) => (x.state = { ...x.state, no_progress: 0 }),
+      run_budget: (x) => (x.facts.runBudget = { needed: 24, left: 24 }),
       max_windows: (x) => (x.state = { ...x.state, windows: 0 }),
       no_progress_across_windows: (x) => (x.state = { ...x.state, windows_without_progress: 0 }),
       context_budget: (x) => (x.facts.transcriptBytes = 0),
@@ -87,6 +89,7 @@ describe('stopCondition', () => {
       'escalation',
       'awaiting_human',
       'no_progress',
+      'run_budget',
       'max_windows',
       'no_progress_across_windows',
       'context_budget',
