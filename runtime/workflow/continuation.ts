@@ -29,6 +29,8 @@ export interface Continuation {
   rescueUsed: boolean;
   rescueFor: { kind: string; failures: number } | null;
   amendmentsUsed: number;
+  /** Deadlock repairs tried (the run asks one). */
+  deadlockRepairs: number;
   /** Status -> the items that finished with it, as ranges. */
   statuses: Record<string, string>;
   /** Item -> the signals it sent, for items that sent any. */
@@ -77,6 +79,7 @@ export function continuationOf(
     rescueUsed: model.rescue_used,
     rescueFor: model.rescue_for ? { ...model.rescue_for } : null,
     amendmentsUsed: model.amendments_used,
+    deadlockRepairs: model.deadlock_repairs,
     statuses,
     signals,
     channel: { ...model.routing.channel },
@@ -106,7 +109,7 @@ export function resumeFrom(embedded: EmbeddedPlan, raw: unknown): Resumed {
   const bad = (what: string) => new Error(`args.continue is not a continuation of this run (${what}); relaunch with the previous result's "continue" exactly`);
   if (typeof c !== 'object' || c === null || Array.isArray(c)) throw bad('not an object');
   if (c.plan !== embedded.source.sha256) throw bad('it belongs to another compile of PLAN.md');
-  for (const field of ['launch', 'iteration', 'noProgress', 'lastDone', 'amendmentsUsed', 'lastDecision'] as const) {
+  for (const field of ['launch', 'iteration', 'noProgress', 'lastDone', 'amendmentsUsed', 'deadlockRepairs', 'lastDecision'] as const) {
     if (!Number.isInteger(c[field]) || c[field] < 0) throw bad(`${field} is not a whole number`);
   }
   if (typeof c.rescueUsed !== 'boolean') throw bad('rescueUsed is not a boolean');
@@ -138,6 +141,7 @@ export function resumeFrom(embedded: EmbeddedPlan, raw: unknown): Resumed {
     rescue_used: c.rescueUsed,
     rescue_for: c.rescueFor ? { ...c.rescueFor } : null,
     amendments_used: c.amendmentsUsed,
+    deadlock_repairs: c.deadlockRepairs,
     routing: { statuses, signals, channel: { ...c.channel }, taken: c.taken.map((route) => ({ ...route })) },
     halt: null,
   };
