@@ -164,7 +164,7 @@ function createOnly(path: string, data: string): 'created' | 'kept' {
  * runtime/fs, the kill switch and the git tokens), never committed. docs/init.md says
  * what a team does commit.
  */
-export const IGNORE_RULES = ['state.json', 'events.jsonl', 'CHECKPOINT.md', 'record.json', 'amend.md', '.DECISIONS.md.append', '.CHARTER.md.rules', 'STOP', 'ALLOW_GIT', 'ALLOW_PUSH', 'lock.json', '*.lock', '*.lock.broken-*', '.*.tmp'] as const;
+export const IGNORE_RULES = ['state.json', 'events.jsonl', 'CHECKPOINT.md', 'record.json', 'amend.md', '.DECISIONS.md.append', '.CHARTER.md.rules', '.PLAN.md.items.json', 'STOP', 'ALLOW_GIT', 'ALLOW_PUSH', 'lock.json', '*.lock', '*.lock.broken-*', '.*.tmp'] as const;
 const IGNORE_HEADER = '# Written by leopold init: a Leopold run\'s own transient files (see docs/init.md). Commit the rest of .leopold/.';
 
 /** What the hooks and the agents' commands run: the project's own install (runtime/project-cli). */
