@@ -94,12 +94,13 @@ function packagesLoadedWith(metafile, source) {
   return packages;
 }
 // What the scribes' commands must not load on their cold start (bench/cold-start.bench.ts):
-// `leopold record` no Markdown parser, neither of them zod or commander. An import that
+// neither of them the Markdown parser (plan tick loads it only when PLAN.md's parse is not
+// cached: runtime/plan/items-cache.ts), zod or commander. An import that
 // pulls one in fails the build here instead of slowing every scribe write unnoticed.
 for (const [source, banned] of [
   ['compiler/cli/bin.ts', ['zod', 'commander', 'unified', 'ajv', 'acorn']],
   ['compiler/cli/commands/record.ts', ['zod', 'commander', 'unified', 'remark-parse', 'ajv', 'acorn']],
-  ['compiler/cli/commands/plan.ts', ['zod', 'commander', 'ajv', 'acorn']],
+  ['compiler/cli/commands/plan.ts', ['zod', 'commander', 'unified', 'remark-parse', 'ajv', 'acorn']],
 ]) {
   const loaded = banned.filter((name) => packagesLoadedWith(cli.metafile, source).has(name));
   if (loaded.length > 0) throw new Error(`${source} loads ${loaded.join(', ')} on its cold start (see scripts/build.mjs)`);

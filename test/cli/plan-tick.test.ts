@@ -34,8 +34,11 @@ describe('leopold plan tick', () => {
     expect(changed).toHaveLength(1);
     expect(String.fromCharCode(after[changed[0]!]!)).toBe('x');
     expect(after.toString('utf8')).toBe(text.replace('- [ ] Second', '- [x] Second'));
-    // No temp or lock file is left behind.
-    expect(readdirSync(join(root, '.leopold')).sort()).toEqual(['PLAN.md']);
+    // No temp or lock file is left behind; the parse of the ticked text is kept for the next reader.
+    expect(readdirSync(join(root, '.leopold')).sort()).toEqual(['.PLAN.md.items.json', 'PLAN.md']);
+    const kept = JSON.parse(readFileSync(join(root, '.leopold', '.PLAN.md.items.json'), 'utf8')) as { text: string; items: { index: number; done: boolean }[] };
+    expect(kept.text).toBe(after.toString('utf8'));
+    expect(kept.items.map((item) => item.done)).toEqual([false, true, false]);
   });
 
   it('BOM plan (and non-ASCII text before the item): exactly one byte changes, BOM kept', () => {

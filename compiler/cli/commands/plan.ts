@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { parsePlan } from '../../../runtime/plan/parse/index.js';
+import { planItems, rememberItems } from '../../../runtime/plan/items-cache.js';
 import { resolveRef } from '../../../runtime/plan/refs.js';
 import { tickBytes } from '../../../runtime/plan/tick.js';
 import { locatePlan } from '../io.js';
@@ -17,13 +17,15 @@ export interface TickOutcome {
  * loses, or is lost to, another tick, an amendment or compile's repair.
  */
 export async function tickPlan(planPath: string, ref: string): Promise<TickOutcome> {
-  return rewritePlan(planPath, ({ bytes, write }) => {
+  return rewritePlan(planPath, async ({ bytes, write }) => {
     const text = bytes.toString('utf8');
-    const ir = parsePlan(text, planPath);
-    const index = resolveRef(ir, ref);
-    const item = index === null ? undefined : ir.items[index - 1];
+    // The parse is kept beside PLAN.md (runtime/plan/items-cache.ts): a scribe's tick after a
+    // tick, or after a Stop-hook turn, never loads the Markdown parser.
+    const items = await planItems(planPath, text);
+    const index = resolveRef({ file: planPath, items, strays: [], legacyItemLines: [] }, ref);
+    const item = index === null ? undefined : items[index - 1];
     if (!item) {
-      const message = `no item ${ref} in the plan (it has ${ir.items.length} item${ir.items.length === 1 ? '' : 's'})`;
+      const message = `no item ${ref} in the plan (it has ${items.length} item${items.length === 1 ? '' : 's'})`;
       return { ack: { ok: false, item: null, changed: false, message }, code: 1 };
     }
     const result = tickBytes(bytes, text, item);
@@ -31,6 +33,8 @@ export async function tickPlan(planPath: string, ref: string): Promise<TickOutco
       return { ack: { ok: true, item: item.index, changed: false, message: `item ${item.index} is already done` }, code: 0 };
     }
     write(result.bytes);
+    // One byte changed inside the checkbox: every span stays, only this item is done now.
+    rememberItems(planPath, result.bytes.toString('utf8'), items.map((other) => (other.index === item.index ? { ...other, done: true } : other)));
     return { ack: { ok: true, item: item.index, changed: true, message: `ticked item ${item.index}: ${clip(item.text)}` }, code: 0 };
   });
 }

@@ -8,6 +8,7 @@ import { writeFileAtomic } from '../../fs/atomic.js';
 import { notifyRunEnded } from '../../notify/run-end.js';
 import { charterRules } from '../../persona/charter-rules.js';
 import { personaAnswerJsonSchema } from '../../persona/schema.js';
+import { planItems } from '../../plan/items-cache.js';
 import { readState, updateState } from '../../state/io.js';
 import { renderRunSummary } from '../../stop/summary.js';
 import { isArmed } from '../../lock/files.js';
@@ -18,7 +19,6 @@ import { findBriefDirFrom } from '../../fs/brief-dir.js';
 import { decidedForYouOfRun, decisionsOfRun, eventsSince, killSwitchRaised, readOptional, transcriptBytes } from './files.js';
 import { parseStopInput } from './input.js';
 import { hookMemoryOf } from './memory.js';
-import { planItems } from './plan-cache.js';
 import { blockReason, repairReason } from './reason.js';
 
 /** Where the hook runs: the environment, the process's own directory and a clock. */
@@ -56,7 +56,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
 
     const planPath = join(dir, 'PLAN.md');
     statSync(planPath); // a run without a plan is broken: fail open, with an error event
-    const items = await planItems(dir, planPath, readOptional(planPath));
+    const items = await planItems(planPath, readOptional(planPath));
     const guardrails = parseGuardrailSettings(readOptional(join(dir, 'GUARDRAILS.md'))).guardrails;
     const autonomy = resolveAutonomy({ env: where.env.LEOPOLD_AUTONOMY, guardrails: guardrails.autonomy }).autonomy;
     const limits = {

@@ -1,0 +1,58 @@
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { PlanItem } from './schema.js';
+
+/**
+ * PLAN.md parsed once and kept: `.PLAN.md.items.json` beside it holds the text it was
+ * parsed from and the Plan IR items. A reader whose PLAN.md is byte for byte that text
+ * (compared whole, no hash to collide) gets the items back and never loads the Markdown
+ * parser; any other text is parsed again and the file rewritten. The Stop hook reads it
+ * every turn (a parse every turn was about 12× `node -e 0` on a 1,000-item plan) and
+ * `leopold plan tick`, which the scribes run for every finished item, reads it and leaves
+ * the ticked text's items behind. The file is only a cache: unreadable, malformed or from
+ * another version, it is ignored; if it cannot be written, the next reader parses.
+ */
+export const PLAN_CACHE = '.PLAN.md.items.json';
+const VERSION = 1;
+
+interface CacheFile {
+  version: number;
+  text: string;
+  items: readonly PlanItem[];
+}
+
+/** The items of `text` (the PLAN.md at `planPath`, as read), from the cache or parsed (the parser is loaded only then). */
+export async function planItems(planPath: string, text: string): Promise<PlanItem[]> {
+  const cached = readCache(cacheOf(planPath));
+  if (cached !== null && cached.text === text) return [...cached.items];
+  const { parsePlan } = await import('./parse/index.js');
+  const items = parsePlan(text, planPath).items;
+  rememberItems(planPath, text, items);
+  return items;
+}
+
+/** Leaves `items` as the parse of `text` (a writer that knows the new text's items, such as a tick). */
+export function rememberItems(planPath: string, text: string, items: readonly PlanItem[]): void {
+  // Temp file and rename, so no reader sees half a file; no fsync: a cache lost in a crash
+  // costs a parse, and one that survives stale is told apart by its text.
+  const path = cacheOf(planPath);
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, JSON.stringify({ version: VERSION, text, items } satisfies CacheFile));
+    renameSync(temp, path);
+  } catch {
+    rmSync(temp, { force: true }); // a cache that cannot be written costs the next reader a parse, nothing else
+  }
+}
+
+const cacheOf = (planPath: string) => join(dirname(planPath), PLAN_CACHE);
+
+function readCache(path: string): CacheFile | null {
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<CacheFile>;
+    if (parsed.version !== VERSION || typeof parsed.text !== 'string' || !Array.isArray(parsed.items)) return null;
+    return parsed as CacheFile;
+  } catch {
+    return null;
+  }
+}
