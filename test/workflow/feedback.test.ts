@@ -37,7 +37,7 @@ describe('@feedback nodes', () => {
   it('an accepted ADD goes to the scribe as the exact leopold plan amend command, and the added item is then implemented and ticked', async () => {
     const s = await simulate(PLAN, { answers: [{ label: 'i2:feedback', answers: [feedback('ADD (after: 3) Document the new flag')] }] });
     expect(s.labels).toEqual([...work(1), 'i2:feedback', 'scribe', ...work(3), ...work(4), 'scribe']);
-    expect(s.run.phases).toEqual(['Wave 1', 'Wave 2', 'Wave 3']);
+    expect(s.run.phases).toEqual(['Stage 1', 'Stage 2', 'Stage 3']);
 
     // The feedback node's scribe call: the record, the amendment, then its own tick.
     const batch = s.scribe[1]!;
@@ -48,7 +48,10 @@ describe('@feedback nodes', () => {
     expect(call.prompt.indexOf('leopold record')).toBeLessThan(call.prompt.indexOf('leopold plan amend'));
     expect(call.prompt.indexOf('leopold plan amend')).toBeLessThan(call.prompt.indexOf('leopold plan tick 2'));
     expect(call.options.schema).toMatchObject({ properties: { added: { const: [4] } }, required: expect.arrayContaining(['added']) });
-    expect(batch.record!.events).toEqual([{ event: 'amendments', item: 2, accepted: ['ADD (after: 3) Document the new flag'], refused: [], added: [4] }]);
+    expect(batch.record!.events).toEqual([
+      { event: 'turn', item: 2, iteration: 2 },
+      { event: 'amendments', item: 2, accepted: ['ADD (after: 3) Document the new flag'], refused: [], added: [4] },
+    ]);
 
     // The added item runs like any other, after its dependency, and is ticked.
     const implement = s.run.journal.find((c) => c.label === 'i4:implement')!;

@@ -13,7 +13,7 @@ describe('the wave loop (plain checklist)', () => {
     expect(s.labels).toEqual([...item2, ...item3, 'scribe']);
     expect(s.run.phases).toEqual(['Wave 1', 'Wave 2']);
     expect(ticksOf(s)).toEqual([2, 3]);
-    expect(eventsOf(s).map((e) => e.event)).toEqual(['workflow-start', 'item-done', 'item-done', 'stop']);
+    expect(eventsOf(s).map((e) => e.event)).toEqual(['workflow-start', 'turn', 'item-done', 'turn', 'item-done', 'stop']);
     expect(eventsOf(s).at(-1)).toMatchObject({ event: 'stop', reason: 'plan_complete', done: 2, total: 2 });
     expect(s.result).toEqual({
       stop: 'plan_complete',
