@@ -1,4 +1,5 @@
 import { HOST_SCRIPT_MAX_BYTES, type WorkflowMeta } from './check/index.js';
+import { stagesOf } from '../../runtime/routing/stages.js';
 import { CompiledPlanSchema, stableStringify, type CompiledPlan } from './schema.js';
 
 /** The saved workflow's name (SPEC-PLAN §6): not `leopold-run` (the in-session skill) nor `leopold-workflow` (the launcher). */
@@ -56,19 +57,27 @@ function scriptAround(head: readonly string[], body: string): string {
   return [...head, body, CALL, ''].join('\n');
 }
 
-/** `meta` for the plan: name, a description naming the plan and its size, one phase per wave. */
+/**
+ * `meta` for the plan: name, a description naming the plan and its size, and its phases in
+ * the order the run reaches them: one per wave for a plain checklist, one per stage for a
+ * routed plan (dependencies and routes: a route target's stage follows its source's; the
+ * loop's phaseTitle names the same ones).
+ */
 export function metaOf(compiled: CompiledPlan): WorkflowMeta {
   const items = compiled.waves.reduce((n, wave) => n + wave.length, 0);
   const waves = compiled.waves.length;
+  const stages = compiled.graph ? stagesOf(compiled.items).stages : null;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const mission = firstLine(compiled.mission);
   return {
     name: WORKFLOW_NAME,
     description:
-      `Run the Leopold plan ${compiled.source.plan}: ${plural(items, 'open item')} in ${plural(waves, 'wave')}` +
-      `${compiled.graph ? ', routed graph' : ''}${mission ? `. Mission: ${mission}` : ''}`,
+      `Run the Leopold plan ${compiled.source.plan}: ${plural(items, 'open item')} in ` +
+      `${stages ? `${plural(stages.length, 'stage')}, routed graph` : plural(waves, 'wave')}${mission ? `. Mission: ${mission}` : ''}`,
     whenToUse: 'Conduct this project\'s .leopold/ plan autonomously; regenerate with `leopold compile` after editing the brief.',
-    phases: compiled.waves.map((wave, n) => ({ title: `Wave ${n + 1}`, detail: waveDetail(wave) })),
+    phases: stages
+      ? stages.map((stage, n) => ({ title: `Stage ${n + 1}`, detail: waveDetail(stage) }))
+      : compiled.waves.map((wave, n) => ({ title: `Wave ${n + 1}`, detail: waveDetail(wave) })),
   };
 }
 

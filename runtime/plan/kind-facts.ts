@@ -44,6 +44,21 @@ export function emittedKeysOf(item: PlanItem): string[] {
   return [...keys];
 }
 
+/**
+ * Each `@emit` key of an item with its declared values, in declaration order, duplicates
+ * dropped. The first value is the default; a key with several values is a steering choice
+ * (the node reports one of them and routes test it).
+ */
+export function declaredValues(item: { readonly emits: readonly { readonly key: string; readonly value: string }[] }): Map<string, string[]> {
+  const values = new Map<string, string[]>();
+  for (const emit of item.emits) {
+    const list = values.get(emit.key) ?? [];
+    if (!list.includes(emit.value)) list.push(emit.value);
+    values.set(emit.key, list);
+  }
+  return values;
+}
+
 /** True when the item's text is a command to run (a `@tool` node). */
 export function runsCommand(item: PlanItem): boolean {
   return KIND_FACTS[item.kind].runsCommand;

@@ -1,7 +1,7 @@
 import type { PlanItem } from '../plan/schema.js';
 import type { RoutingMemory as RoutingState, TakenRoute } from '../run/model.js';
 import { routeMatches } from './conditions.js';
-import { emittedKeysOf, implicitKeysOf, isSuccess } from './facts.js';
+import { declaredValues, emittedKeysOf, implicitKeysOf, isSuccess } from './facts.js';
 
 /** How a node finished: its status and the signals it reported (e.g. `exit` for @tool). */
 export interface NodeOutcome {
@@ -113,9 +113,14 @@ function finish(
 ): void {
   const reported = outcome.signals ?? {};
   const signals: Record<string, string> = {};
-  // @emit keys are sent on success only; a reported value for a declared key wins.
+  // @emit keys are sent on success only. A key declared with one value sends it unless a
+  // value was reported; a key declared with several is a steering choice: the reported
+  // value when it is one of them, else the first declared (so exactly one branch is taken).
   if (isSuccess(outcome.status)) {
-    for (const emit of item.emits) signals[emit.key] = Object.hasOwn(reported, emit.key) ? reported[emit.key]! : emit.value;
+    for (const [emitKey, values] of declaredValues(item)) {
+      const value = Object.hasOwn(reported, emitKey) ? reported[emitKey]! : undefined;
+      signals[emitKey] = value !== undefined && (values.length === 1 || values.includes(value)) ? value : values[0]!;
+    }
   }
   // Implicit keys (`exit`) are sent whatever the status, when reported.
   for (const implicit of implicitKeysOf(item)) {

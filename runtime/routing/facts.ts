@@ -1,6 +1,6 @@
 import type { PlanItem } from '../plan/schema.js';
 
-export { emittedKeysOf, implicitKeysOf } from '../plan/kind-facts.js';
+export { declaredValues, emittedKeysOf, implicitKeysOf } from '../plan/kind-facts.js';
 
 /** True for a status that means success (`pass` is how a judge says ok). */
 export function isSuccess(status: string | undefined): boolean {

@@ -8,6 +8,16 @@ import { PersonaAnswerSchema } from '../persona/schema.js';
  * loop imports its types with `import type`, so zod never reaches the emitted script.
  */
 
+/**
+ * The values a node reports for the signal keys it declares (`@emit key=value`): one value
+ * per key. Routes test them; a key declared with several values is a steering choice. Each
+ * call narrows it to the node's own keys and values (runtime/workflow/signals.ts); a key
+ * left out sends its first declared value.
+ */
+export const SignalsSchema = z
+  .record(z.string(), z.string())
+  .describe('The value you chose for each signal key this item declares (@emit); omit when it declares none');
+
 const TestRunSchema = z.object({
   command: z.string().min(1).describe('The exact command run, e.g. "npm test -- count"'),
   result: z.enum(['pass', 'fail', 'not-run']).describe('not-run when nothing was run'),
@@ -24,6 +34,7 @@ export const HandoffSchema = z.object({
     .string()
     .describe('When blocked: a stop token first (too-big, needs-confirm, ambiguous, regressed, scope), then why; else ""'),
   concerns: z.array(z.string()),
+  signals: SignalsSchema.optional(),
 });
 
 /** The verifier's verdict after re-running the tests the item needs. */
@@ -58,18 +69,21 @@ export const ReviewSchema = z.object({
 export const JudgementSchema = z.object({
   verdict: z.enum(['pass', 'fail']),
   reasons: z.string(),
+  signals: SignalsSchema.optional(),
 });
 
 /** A `@tool` run: the command's exit code and the tail of its output. */
 export const ToolRunSchema = z.object({
   exit: z.number().int(),
   output: z.string().describe('The last lines of the output'),
+  signals: SignalsSchema.optional(),
 });
 
 /** A `@feedback` node's proposals: a ```leopold-amend block (ADD lines), or "" for none. */
 export const FeedbackSchema = z.object({
   amendments: z.string(),
   summary: z.string(),
+  signals: SignalsSchema.optional(),
 });
 
 /** A decision taken at a fork (`@human` under full, an escalation): one DECISIONS.md entry. */
@@ -81,6 +95,7 @@ export const ForkDecisionSchema = z.object({
   why: z.string().describe('The principle or rule'),
   reversal: z.string().describe('How to undo it, concretely'),
   summary: z.string().describe('What you did after deciding'),
+  signals: SignalsSchema.optional(),
 });
 
 /** The rescue persona's one genuinely different approach. */

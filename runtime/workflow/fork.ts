@@ -5,6 +5,7 @@ import type { ForkDecision } from './agent-schemas.js';
 import { entryPersona, Unsettled, type RunContext } from './context.js';
 import type { EmbeddedItem } from './plan.js';
 import { decidePrompt } from './prompts.js';
+import { withSignals } from './signals.js';
 
 /** A settled fork: who decided and what. */
 export interface Settled {
@@ -23,7 +24,9 @@ export interface Settled {
 export async function settleFork(ctx: RunContext, item: EmbeddedItem, fork: 'human' | 'escalation', question: string): Promise<Settled> {
   const synthesis = await ctx.synthesize(item, fork, question);
   const label = fork === 'human' ? `${item.id}:human` : `${item.id}:escalation`;
-  const answer = await ctx.ask<ForkDecision>(decidePrompt(ctx.plan, item, synthesis.persona, fork, question), label, 'decision', { effort: item.effort });
+  // A @human node reports its own signals with the decision; an escalation's are its work item's.
+  const schema = fork === 'human' ? withSignals(ctx.schemas.decision, item) : undefined;
+  const answer = await ctx.ask<ForkDecision>(decidePrompt(ctx.plan, item, synthesis.persona, fork, question), label, 'decision', { effort: item.effort }, schema);
   if (answer === null) throw new Unsettled(item.index, `no decision at the ${fork} fork (${question})`);
   // An empty answer settles nothing: never write a decision nobody made.
   const unusable = unusableDecision(answer);

@@ -8,6 +8,7 @@ import type { AgentJsonSchemas } from './agent-schemas.js';
 import { RunContext, RunStop, Unsettled } from './context.js';
 import type { WorkflowHost } from './host.js';
 import { runNode } from './nodes.js';
+import { phaseTitle } from './phases.js';
 import type { EmbeddedPlan } from './plan.js';
 import type { ResultDecision, WorkflowResult, WorkflowStop } from './result.js';
 import { repairDeadlock } from './repair.js';
@@ -178,7 +179,7 @@ async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, I
     }
     const node = ctx.node(next.item.index);
     if (waveOf.size === 0 || !waveOf.has(node.index)) ctx.plan.waves.forEach((wave, w) => wave.forEach((index) => waveOf.set(index, w + 1)));
-    const title = `Wave ${waveOf.get(node.index) ?? 1}`;
+    const title = phaseTitle(ctx.plan, node.index, waveOf, phase);
     if (title !== phase) {
       ctx.host.phase(title);
       phase = title;

@@ -8,6 +8,7 @@ import { settleFork } from './fork.js';
 import type { EmbeddedNode } from './plan.js';
 import { feedbackPrompt, judgePrompt, toolPrompt } from './prompts.js';
 import { irOf } from './ir.js';
+import { answeredSignals, withSignals } from './signals.js';
 import { askTwice, runWorkItem, type ItemMemory, type Rescue } from './work-item.js';
 
 /**
@@ -19,38 +20,51 @@ import { askTwice, runWorkItem, type ItemMemory, type Rescue } from './work-item
  * judge or tool that gives no answer twice is a failure, never a pass.
  */
 export async function runNode(ctx: RunContext, node: EmbeddedNode, memory: ItemMemory, rescue: Rescue | null): Promise<void> {
-  const finished = (status: string, signals?: Record<string, string>) =>
+  const finished = (status: string, signals?: Record<string, string>) => {
+    const reported = signals === undefined ? undefined : reportedOnly(signals);
+    if (reported) ctx.event({ event: 'signals', item: node.index, values: reported });
     ctx.apply({ type: 'finished', outcome: { index: node.index, status, ...(signals ? { signals } : {}) } });
+  };
   switch (node.kind) {
     case 'work':
       return runWorkItem(ctx, node, memory, rescue);
     case 'gate':
     case 'verify': {
-      const verdict = await askTwice<Judgement>(ctx, judgePrompt(ctx.plan, node), `${node.id}:${node.kind}`, 'judgement');
+      const verdict = await askTwice<Judgement>(ctx, judgePrompt(ctx.plan, node), `${node.id}:${node.kind}`, 'judgement', withSignals(ctx.schemas.judgement, node));
       const status = verdict?.verdict === 'pass' ? 'pass' : 'fail';
+      const signals = answeredSignals(verdict);
       ctx.event({ event: node.kind, item: node.index, verdict: status, reasons: verdict?.reasons ?? 'no answer from the judge (asked twice)' });
       if (status === 'pass') ctx.tick(node.index);
-      return finished(status);
+      return finished(status, signals);
     }
     case 'tool': {
-      const run = await askTwice<ToolRun>(ctx, toolPrompt(ctx.plan, node), `${node.id}:tool`, 'tool');
+      const run = await askTwice<ToolRun>(ctx, toolPrompt(ctx.plan, node), `${node.id}:tool`, 'tool', withSignals(ctx.schemas.tool, node));
       if (run === null) {
         ctx.event({ event: 'tool', item: node.index, command: node.command, exit: null });
         return finished('fail');
       }
+      const signals = answeredSignals(run);
       ctx.event({ event: 'tool', item: node.index, command: node.command, exit: run.exit });
       if (run.exit === 0) ctx.tick(node.index);
-      return finished(run.exit === 0 ? 'ok' : 'fail', { exit: String(run.exit) });
+      return finished(run.exit === 0 ? 'ok' : 'fail', { ...signals, exit: String(run.exit) });
     }
     case 'feedback':
       return runFeedback(ctx, node);
     case 'human': {
-      await settleFork(ctx, node, 'human', `The plan asks a person: ${node.text}`);
+      const settled = await settleFork(ctx, node, 'human', `The plan asks a person: ${node.text}`);
+      const signals = answeredSignals(settled.decision);
       ctx.tick(node.index);
       ctx.event({ event: 'item-done', item: node.index, iteration: ctx.iteration });
-      return finished('ok');
+      return finished('ok', signals);
     }
   }
+}
+
+/** The reported signals without the tool's implicit `exit` (the `tool` event carries it), or undefined when none is left. */
+function reportedOnly(signals: Record<string, string>): Record<string, string> | undefined {
+  const { exit: _exit, ...rest } = signals;
+  void _exit;
+  return Object.keys(rest).length > 0 ? rest : undefined;
 }
 
 /**
@@ -64,8 +78,9 @@ export async function runNode(ctx: RunContext, node: EmbeddedNode, memory: ItemM
 async function runFeedback(ctx: RunContext, node: EmbeddedNode): Promise<void> {
   const used = ctx.model.amendments_used;
   const left = Math.max(0, AMENDMENT_BUDGET - used);
-  const answer = await askTwice<Feedback>(ctx, feedbackPrompt(ctx.plan, node, left), `${node.id}:feedback`, 'feedback');
+  const answer = await askTwice<Feedback>(ctx, feedbackPrompt(ctx.plan, node, left), `${node.id}:feedback`, 'feedback', withSignals(ctx.schemas.feedback, node));
   if (answer === null) return ctx.apply({ type: 'finished', outcome: { index: node.index, status: 'fail' } });
+  const signals = answeredSignals(answer);
   const ir = irOf(ctx.plan.items);
   const judged = judgeAmendments(parseAmendments(answer.amendments), { ir, used, context: 'feedback' });
   const work = addedWork(ir, judged.accepted);
@@ -81,6 +96,7 @@ async function runFeedback(ctx: RunContext, node: EmbeddedNode): Promise<void> {
   await ctx.flush(); // PLAN.md holds the new items before the run goes on to do them
   if (judged.used > used) ctx.apply({ type: 'amended', count: judged.used - used });
   ctx.appendWork(work);
-  ctx.apply({ type: 'finished', outcome: { index: node.index, status: 'ok' } });
+  if (signals) ctx.event({ event: 'signals', item: node.index, values: signals });
+  ctx.apply({ type: 'finished', outcome: { index: node.index, status: 'ok', ...(signals ? { signals } : {}) } });
 }
 

@@ -2,9 +2,15 @@ import { DECISION_PROTOCOL, FORBIDDEN_ACTIONS } from '../persona/prompt-text.js'
 import type { PersonaAnswer } from '../persona/schema.js';
 import type { Finding, Handoff } from './agent-schemas.js';
 import type { EmbeddedItem, EmbeddedNode, EmbeddedPlan } from './plan.js';
+import { signalsInstruction } from './signals.js';
 
 const section = (title: string, body: string) => `## ${title}\n\n${body.trim() === '' ? '(none)' : body.trim()}`;
 const bullets = (lines: readonly string[]) => lines.map((line) => `- ${line}`).join('\n');
+/** The Signals section of a node that declares `@emit` keys, or nothing. */
+const signalsSection = (node: Pick<EmbeddedNode, 'emits'>) => {
+  const text = signalsInstruction(node);
+  return text === null ? [] : [section('Signals', text)];
+};
 
 /** The brief every agent prompt starts from: mission, lifted charter rules, protocol, forbidden actions. */
 export function briefSections(plan: EmbeddedPlan): string[] {
@@ -66,6 +72,7 @@ export function implementPrompt(plan: EmbeddedPlan, item: EmbeddedItem, context:
         'Use needs-confirm or ambiguous only for a fork the charter cannot settle; a persona will settle it and hand it back to you.',
       ].join('\n'),
     ),
+    ...signalsSection(item),
   );
   return parts.join('\n\n');
 }
@@ -113,6 +120,7 @@ export function judgePrompt(plan: EmbeddedPlan, node: EmbeddedNode): string {
     ...briefSections(plan),
     itemSection(node),
     section('Answer', 'verdict pass or fail, and the reasons. The plan routes on your verdict.'),
+    ...signalsSection(node),
   ].join('\n\n');
 }
 
@@ -122,6 +130,7 @@ export function toolPrompt(plan: EmbeddedPlan, node: EmbeddedNode): string {
     ...briefSections(plan),
     section('Command', `Run exactly, from the project root:\n\n    ${node.command ?? node.text}`),
     section('Answer', 'exit: the exit code (a number); output: the last lines of its output.'),
+    ...signalsSection(node),
   ].join('\n\n');
 }
 
@@ -137,6 +146,7 @@ export function feedbackPrompt(plan: EmbeddedPlan, node: EmbeddedNode, left: num
     ...briefSections(plan),
     itemSection(node),
     section('Answer', answer),
+    ...signalsSection(node),
   ].join('\n\n');
 }
 
@@ -172,6 +182,7 @@ export function decidePrompt(plan: EmbeddedPlan, node: EmbeddedItem, persona: Pe
         'An irreversible decision the charter is silent on is not yours to make: answer it as irreversible with charter "silent" and the run stops to ask.',
       ].join('\n'),
     ),
+    ...(fork === 'human' ? signalsSection(node) : []),
   ].join('\n\n');
 }
 

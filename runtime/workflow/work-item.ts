@@ -3,11 +3,13 @@ import type { Finding, ForkDecision, Handoff, RescueApproach, Review, Verificati
 import { entryPersona, Unsettled, type RunContext } from './context.js';
 import { settleFork } from './fork.js';
 import type { EmbeddedItem } from './plan.js';
+import { answeredSignals, withSignals } from './signals.js';
 import { implementPrompt, rescuePrompt, reviewPrompt, verifyPrompt, type ImplementContext } from './prompts.js';
 
 /** How one attempt at an item ended. */
 type Attempt =
-  | { outcome: 'accepted' }
+  /** `signals`: what the last handoff reported for the item's declared keys. */
+  | { outcome: 'accepted'; signals: Record<string, string> | undefined }
   /** The review round cap was reached with blocking findings open: rulings recorded, item left open. */
   | { outcome: 'left-open' }
   | { outcome: 'failed'; kind: string; evidence: string };
@@ -71,7 +73,8 @@ export async function runWorkItem(ctx: RunContext, item: EmbeddedItem, memory: I
   const attempt = await attemptItem(ctx, item, rescue, memory.previousFailure);
   if (attempt.outcome === 'accepted') {
     ctx.apply({ type: 'succeeded', item: item.index });
-    ctx.apply({ type: 'finished', outcome: { index: item.index, status: 'ok' } });
+    if (attempt.signals) ctx.event({ event: 'signals', item: item.index, values: attempt.signals });
+    ctx.apply({ type: 'finished', outcome: { index: item.index, status: 'ok', ...(attempt.signals ? { signals: attempt.signals } : {}) } });
     ctx.tick(item.index);
     ctx.event({ event: 'item-done', item: item.index, iteration: ctx.iteration });
     return;
@@ -142,7 +145,7 @@ async function attemptItem(
   const followUps: Finding[] = [];
   for (;;) {
     const label = context.round === 0 ? `${item.id}:implement` : `${item.id}:fix:${context.round}`;
-    const handoff = await ctx.ask<Handoff>(implementPrompt(plan, item, context), label, 'handoff', { effort: item.effort });
+    const handoff = await ctx.ask<Handoff>(implementPrompt(plan, item, context), label, 'handoff', { effort: item.effort }, withSignals(ctx.schemas.handoff, item));
     if (handoff === null) {
       // A dead implementer charges a round.
       deaths += 1;
@@ -193,7 +196,7 @@ async function attemptItem(
     followUps.push(...findings.filter((f) => !blocking.includes(f)));
     if (blocking.length === 0) {
       recordFollowUps(ctx, item, followUps);
-      return { outcome: 'accepted' };
+      return { outcome: 'accepted', signals: answeredSignals(handoff) };
     }
     if (context.round < plan.maxReviewRounds) {
       context.round += 1;
@@ -225,8 +228,8 @@ function recordFollowUps(ctx: RunContext, item: EmbeddedItem, findings: readonly
 }
 
 /** An agent asked once more when it gives no answer (verifier, judges, tools). */
-export async function askTwice<T>(ctx: RunContext, prompt: string, label: string, schema: Parameters<RunContext['ask']>[2]): Promise<T | null> {
-  return (await ctx.ask<T>(prompt, label, schema)) ?? (await ctx.ask<T>(prompt, label, schema));
+export async function askTwice<T>(ctx: RunContext, prompt: string, label: string, schema: Parameters<RunContext['ask']>[2], schemaOverride?: Record<string, unknown>): Promise<T | null> {
+  return (await ctx.ask<T>(prompt, label, schema, {}, schemaOverride)) ?? (await ctx.ask<T>(prompt, label, schema, {}, schemaOverride));
 }
 
 export type { ForkDecision };

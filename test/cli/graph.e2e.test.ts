@@ -112,8 +112,22 @@ describe('leopold graph: plans', () => {
     const r = leopold(['graph', '.leopold/PLAN.md'], dir);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n')[0]).toBe('.leopold/PLAN.md: 5 items (1 done), 3 waves');
-    expect(r.stdout).toContain('waves:\n  1: i2 i4\n  2: i3\n  3: i5\n');
+    // A routed plan reads as it runs: stages (dependencies and routes), entry items, route-only targets marked.
+    expect(r.stdout.split('\n')[0]).toBe('.leopold/PLAN.md: 5 items (1 done), routed, 3 stages');
+    expect(r.stdout).toContain('  [ ] 4 feedback      Amend the plan  (route-only: from 2 fail, 3 exit!=0)\n');
+    expect(r.stdout).toContain(
+      'runs (routed; a route-only item runs when a route into it is taken, else it is routed around):\n  entry: i2\n  stage 1: i2\n  stage 2: i3\n  stage 3: i4 (route-only: 2 fail, 3 exit!=0), i5\n',
+    );
+    expect(r.stdout).not.toContain('waves:');
+  });
+
+  it('a plain checklist runs wave by wave: its summary lists the waves', () => {
+    const dir = project({ '.leopold/PLAN.md': '- [x] One\n- [ ] (after: 1) Two\n- [ ] Three\n- [ ] (after: 3) Four\n' });
+    const r = leopold(['graph', '.leopold/PLAN.md'], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('.leopold/PLAN.md: 4 items (1 done), 2 waves');
+    expect(r.stdout).toContain('waves:\n  1: i2 i3\n  2: i4\n');
+    expect(r.stdout).not.toContain('route-only');
   });
 
   it('a broken plan: `file:line:col: error code: message` with a frame and hint, exit 1', () => {

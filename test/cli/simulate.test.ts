@@ -28,7 +28,9 @@ describe('leopold simulate', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('7 open items, routed loop, autonomy full');
-    expect(r.stdout).toMatch(/Phases: Wave 1 → Wave 2 → Wave 3/);
+    // Phases read in order: stages put each route target after its source (no route-only target in the first).
+    expect(r.stdout).toContain('Phases: Stage 1 → Stage 2 → Stage 3 → Stage 4 → Stage 5 → Stage 6\n');
+    expect(r.stdout).toMatch(/i5:implement +Stage 4 /);
     expect(r.stdout).toMatch(/i2:implement .*answered[\s\S]*i2:verify[\s\S]*i2:implement[\s\S]*i4:tool[\s\S]*i5:implement[\s\S]*i6:gate[\s\S]*i7:persona:human[\s\S]*i7:human/);
     expect(r.stdout).toContain('i2: attempt failed (verification, 1 in a row)');
     expect(r.stdout).toContain(

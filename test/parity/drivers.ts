@@ -14,6 +14,7 @@ import { renderDecision } from '../../runtime/decisions/render.js';
 import type { DecisionInput } from '../../runtime/decisions/schema.js';
 import type { AnswerScript, ScriptedAnswer } from '../../runtime/host/index.js';
 import { runStopHook } from '../../runtime/hooks/stop/index.js';
+import { SIGNALS_MARKER } from '../../runtime/hooks/stop/reason.js';
 import { charterRules } from '../../runtime/persona/index.js';
 import { readState } from '../../runtime/state/index.js';
 import { CHARTER, decisionsOf, eventsOf, finding, handoff, MISSION, persona, review, simulate, verdict } from '../workflow/harness.js';
@@ -65,10 +66,15 @@ export function answersOf(c: Case, kindOf: (item: number) => string): AnswerScri
   const queues = new Map<string, ScriptedAnswer[]>();
   const push = (label: string, ...answers: ScriptedAnswer[]) => queues.set(label, [...(queues.get(label) ?? []), ...answers]);
   const die = { die: true } as const;
-  for (const [key, attempts] of Object.entries(c.attempts ?? {})) {
+  // An item that reports signals but has no scripted attempts passes on its first.
+  const scripted: Record<string, Attempt[]> = { ...Object.fromEntries(Object.keys(c.signals ?? {}).map((key) => [key, [{ ok: true } as Attempt]])), ...c.attempts };
+  for (const [key, attempts] of Object.entries(scripted)) {
     const id = `i${key}`;
+    // The values this node reports in its structured answer (none: the schema's defaults).
+    const signals = c.signals?.[Number(key)];
+    const withSignals = (answer: { value: Record<string, unknown> }) => (signals ? { value: { ...answer.value, signals } } : answer);
     const accepted = () => {
-      push(`${id}:implement`, handoff.completed);
+      push(`${id}:implement`, withSignals(handoff.completed));
       push(`${id}:verify`, verdict.pass);
       push(`${id}:review:correctness`, review());
     };
@@ -85,12 +91,12 @@ export function answersOf(c: Case, kindOf: (item: number) => string): AnswerScri
           push(`${id}:implement`, die);
           for (let r = 1; r <= ROUNDS; r++) push(`${id}:fix:${r}`, die);
         }
-      } else if ('gate' in a) push(`${id}:${kindOf(Number(key))}`, { value: { verdict: a.gate, reasons: 'as scripted' } });
+      } else if ('gate' in a) push(`${id}:${kindOf(Number(key))}`, withSignals({ value: { verdict: a.gate, reasons: 'as scripted' } }));
       else if ('deadJudge' in a) push(`${id}:${kindOf(Number(key))}`, die, die);
-      else if ('exit' in a) push(`${id}:tool`, { value: { exit: a.exit, output: '' } });
+      else if ('exit' in a) push(`${id}:tool`, withSignals({ value: { exit: a.exit, output: '' } }));
       else if ('human' in a) {
         push(`${id}:persona:human`, persona(a.human.role));
-        push(`${id}:human`, { value: forkValue(a.human) });
+        push(`${id}:human`, withSignals({ value: forkValue(a.human) }));
       } else if ('unsettled' in a) {
         push(`${id}:persona:human`, persona('Release Engineer'));
         push(`${id}:human`, { value: EMPTY });
@@ -206,6 +212,13 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
     const k = attemptsSoFar.get(n) ?? 0;
     attemptsSoFar.set(n, k + 1);
     const a = attemptOf(c, n, k);
+    // The values the node chose for its `@emit` keys, reported with the block reason's own template.
+    const chosen = c.signals?.[n];
+    if (chosen) {
+      const doc = template(reason, SIGNALS_MARKER);
+      const filled = { events: (doc.events as Record<string, unknown>[]).map((e) => ({ ...e, values: chosen })) };
+      await record(filled);
+    }
     // The session does what the attempt says, exactly as the block reason tells it to.
     if ('ok' in a || 'feedback' in a) {
       if ('feedback' in a) await record({ events: [{ event: 'amendments', item: n, proposals: '' }] });

@@ -4,6 +4,8 @@
 // engines must dispatch the same items in the same order, stop for the same reason at the
 // same iteration and write byte-identical DECISIONS.md entries (timestamps aside).
 
+import { readFileSync } from 'node:fs';
+
 /** A fork's answer: the persona's role and what it decided. */
 export interface Fork {
   role: string;
@@ -43,6 +45,12 @@ export interface Case {
   guardrails?: string;
   /** Item index -> its attempts in order (the last repeats); unlisted items pass. */
   attempts?: Record<number, Attempt[]>;
+  /**
+   * Item index -> the values its node reports for its `@emit` keys when it finishes (the
+   * workflow's agent answers them in `signals`, the session records a `signals` event from
+   * the block reason's template); an item not listed reports none (its first declared values).
+   */
+  signals?: Record<number, Record<string, string>>;
   /** Item index -> the rescue's persona and approach ('' : it found none). */
   rescue?: Record<number, { role: string; approach: string }>;
   expected: {
@@ -79,6 +87,11 @@ const ROUTED = [
   '- [ ] Rework what review rejected {#rework}',
   '',
 ].join('\n');
+
+// The original Leopold's two-branch plan and its plan-grammar worked example, as
+// re-created in fixtures/corpus/plans/ (our words, the same structure).
+const BRANCH = readFileSync('fixtures/corpus/plans/branch.md', 'utf8');
+const WORKED_EXAMPLE = readFileSync('fixtures/corpus/plans/grammar-worked-example.md', 'utf8');
 
 export const CASES: Case[] = [
   // --- plain checklists: scheduling, failures, budgets
@@ -396,6 +409,76 @@ export const CASES: Case[] = [
     attempts: { 1: [...fails('partial', 3), { ok: true }], 2: [{ gate: 'pass' }] },
     rescue: { 1: RESCUE },
     expected: { dispatched: [1, 1, 1, 1, 2], stop: 'plan_complete', entries: 1 },
+  },
+
+  // --- signals from any node: a key declared with several values is a steering choice
+  {
+    name: 'signals: the branch plan under default answers takes the first declared value, one branch; the other is routed around',
+    plan: BRANCH,
+    expected: { dispatched: [1, 2, 3], stop: 'routed_complete' },
+    failedBefore: 'signals: a work item always sent its last declared value, so the branch plan rolled back (1, 2, 4) and never shipped',
+  },
+  {
+    name: 'signals: the work item reports the other value, so the other branch runs',
+    plan: BRANCH,
+    signals: { 2: { migrated: 'false' } },
+    expected: { dispatched: [1, 2, 4], stop: 'routed_complete' },
+  },
+  {
+    name: 'signals: a @gate reports its steering choice beside its verdict',
+    plan: [
+      '- [ ] Build it',
+      '- [ ] (after: 1) @gate Judge the risk of the change',
+      '  @emit risk=low',
+      '  @emit risk=high',
+      '  @on risk=low -> 3',
+      '  @on risk=high -> 4',
+      '- [ ] Ship it straight away',
+      '- [ ] Stage it behind a canary first',
+      '',
+    ].join('\n'),
+    attempts: { 2: [{ gate: 'pass' }] },
+    signals: { 2: { risk: 'high' } },
+    expected: { dispatched: [1, 2, 4], stop: 'routed_complete' },
+  },
+  {
+    name: 'signals: a @tool reports a declared key beside its exit code',
+    plan: [
+      '- [ ] @tool npm run bench',
+      '  @emit speed=fast',
+      '  @emit speed=slow',
+      '  @on speed=slow -> 2',
+      '  @on speed=fast -> 3',
+      '- [ ] Profile the hot loop',
+      '- [ ] Write the release note',
+      '',
+    ].join('\n'),
+    attempts: { 1: [{ exit: 0 }] },
+    signals: { 1: { speed: 'slow' } },
+    expected: { dispatched: [1, 2], stop: 'routed_complete' },
+  },
+  {
+    name: 'signals: a @human node reports the choice its persona made',
+    plan: [
+      '- [ ] @human Choose the release channel',
+      '  @emit channel=stable',
+      '  @emit channel=beta',
+      '  @on channel=stable -> 2',
+      '  @on channel=beta -> 3',
+      '- [ ] Publish to the stable channel',
+      '- [ ] Publish to the beta channel',
+      '',
+    ].join('\n'),
+    attempts: { 1: [{ human: licence({ title: 'Ship on the beta channel' }) }] },
+    signals: { 1: { channel: 'beta' } },
+    expected: { dispatched: [1, 3], stop: 'routed_complete', entries: 1 },
+  },
+  {
+    name: 'signals: the plan-grammar worked example under default answers: the verify step reports migrated=true, the rollback is routed around',
+    plan: WORKED_EXAMPLE,
+    attempts: { 7: [{ human: licence({ title: 'Release it today' }) }] },
+    expected: { dispatched: [1, 2, 3, 4, 6, 7], stop: 'routed_complete', entries: 1 },
+    failedBefore: 'signals: the verify step always sent its last value, migrated=false, so both the rollback and the release ran (7/7 done)',
   },
 
   // --- the one stop only the Stop hook can see

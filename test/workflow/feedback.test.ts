@@ -37,7 +37,7 @@ describe('@feedback nodes', () => {
   it('an accepted ADD goes to the scribe as the exact leopold plan amend command, and the added item is then implemented and ticked', async () => {
     const s = await simulate(PLAN, { answers: [{ label: 'i2:feedback', answers: [feedback('ADD (after: 3) Document the new flag')] }] });
     expect(s.labels).toEqual([...work(1), 'i2:feedback', 'scribe', ...work(3), ...work(4), 'scribe']);
-    expect(s.run.phases).toEqual(['Wave 1', 'Wave 2', 'Wave 3']);
+    expect(s.run.phases).toEqual(['Stage 1', 'Stage 2', 'Stage 3']);
 
     // The feedback node's scribe call: the record, the amendment, then its own tick.
     const batch = s.scribe[1]!;

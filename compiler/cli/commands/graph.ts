@@ -9,7 +9,10 @@ import { renderDiagnostics } from '../../diagnostics/render.js';
 import { dot, mermaid, renderGraphJson, type PlanAnalysis } from '../../graph-output/index.js';
 import { buildCompiledPlan, emitScript, emitWorkflow, scriptSize } from '../../emit/index.js';
 import { analyzePlan, type CompileOptions } from '../../index.js';
+import { declaredValues } from '../../../runtime/plan/kind-facts.js';
 import type { PlanItem } from '../../../runtime/plan/schema.js';
+import { hasGraph } from '../../../runtime/routing/facts.js';
+import { stagesOf } from '../../../runtime/routing/stages.js';
 import { planLayout, readCompileOptions } from '../compile-inputs.js';
 import { endQuietlyOnBrokenPipe, resolvePlanPath } from '../io.js';
 import { parseProgress, SILENT_PROGRESS } from '../progress.js';
@@ -127,26 +130,50 @@ function shown(text: string): string {
   return text.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/g, ' ');
 }
 
-/** The default view: every item with its kind and edges, then the waves. */
+/**
+ * The default view: every item with its kind and edges, then how the plan runs. A plain
+ * checklist runs wave by wave. A routed plan runs by stages (dependencies and routes, so a
+ * route target reads after its source): its entry items, and each route-only item marked
+ * with the routes that can dispatch it (none taken: it is routed around).
+ */
 function summary({ ir, waves }: PlanAnalysis): string {
   const done = ir.items.filter((item) => item.done).length;
-  const out = [`${shown(ir.file)}: ${ir.items.length} item${ir.items.length === 1 ? '' : 's'} (${done} done), ${waves.length} wave${waves.length === 1 ? '' : 's'}`];
+  const staged = hasGraph(ir.items) ? stagesOf(ir.items) : null;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const shape = staged ? `routed, ${plural(staged.stages.length, 'stage')}` : plural(waves.length, 'wave');
+  const out = [`${shown(ir.file)}: ${plural(ir.items.length, 'item')} (${done} done), ${shape}`];
   const width = String(ir.items.length).length;
   const kindOf = (item: PlanItem) => `${item.kind}${item.label ? `:${item.label}` : ''}`;
   const kindWidth = Math.max(0, ...ir.items.map((item) => kindOf(item).length));
+  const routesIn = (index: number) => (staged?.routeOnly.get(index) ?? []).map((r) => `${r.from} ${r.when}`).join(', ');
   for (const item of ir.items) {
     const kind = kindOf(item);
     const facts = [
       item.deps.length > 0 ? `after ${item.deps.join(', ')}` : '',
+      staged?.routeOnly.has(item.index) ? `route-only: from ${routesIn(item.index)}` : '',
       ...item.routes.map((r) => `on ${r.when} -> ${r.target > 0 ? r.target : r.targetText || '?'}`),
-      item.emits.length > 0 ? `emits ${item.emits.map((e) => (e.value === 'true' ? e.key : `${e.key}=${e.value}`)).join(', ')}` : '',
+      item.emits.length > 0 ? `emits ${emitsOf(item)}` : '',
       item.needs.length > 0 ? `needs ${item.needs.map((n) => n.key).join(', ')}` : '',
     ].filter(Boolean);
     const anchor = item.anchor ? ` {#${item.anchor}}` : '';
     const tail = facts.length > 0 ? `  (${facts.join('; ')})` : '';
     out.push(`  [${item.done ? 'x' : ' '}] ${String(item.index).padStart(width)} ${shown(kind).padEnd(kindWidth)} ${shown(item.text)}${anchor}${shown(tail)}`);
   }
-  if (waves.length > 0) out.push('waves:');
-  waves.forEach((wave, n) => out.push(`  ${n + 1}: ${wave.join(' ')}`));
+  if (staged) {
+    if (staged.stages.length > 0) {
+      out.push('runs (routed; a route-only item runs when a route into it is taken, else it is routed around):');
+      out.push(`  entry: ${staged.entry.map((index) => `i${index}`).join(' ') || '(none)'}`);
+    }
+    const label = (index: number) => (staged.routeOnly.has(index) ? `i${index} (route-only: ${routesIn(index)})` : `i${index}`);
+    staged.stages.forEach((stage, n) => out.push(shown(`  stage ${n + 1}: ${stage.map(label).join(', ')}`)));
+  } else {
+    if (waves.length > 0) out.push('waves:');
+    waves.forEach((wave, n) => out.push(`  ${n + 1}: ${wave.join(' ')}`));
+  }
   return `${out.join('\n')}\n`;
+}
+
+/** An item's `@emit` keys as written: `key` for `true`, `key=value`, a steering key as `key=a|b`. */
+function emitsOf(item: PlanItem): string {
+  return [...declaredValues(item)].map(([key, values]) => (values.length === 1 && values[0] === 'true' ? key : `${key}=${values.join('|')}`)).join(', ');
 }

@@ -6,12 +6,23 @@ export type LoggedEvent = Record<string, unknown> & { event?: unknown; item?: un
 
 const numberOf = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN);
 
+/** A `signals` event's `values` as plain strings (anything else dropped), or undefined. */
+function signalValues(raw: unknown): Record<string, string> | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (typeof value === 'string') out[key] = value.trim();
+    else if (typeof value === 'number' || typeof value === 'boolean') out[key] = String(value);
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 /**
  * What the session reported about the item it was handed, as run-model events (the ones
  * the workflow derives from its agents' answers): read from PLAN.md (the item's checkbox)
  * and the events recorded since the dispatch, in the vocabulary the workflow's scribe
  * writes: `failure` (kind), `item-open`, `gate` / `verify` (verdict), `tool` (exit),
- * `escalation` (a fork nobody could settle; `leopold record` writes one itself when it
+ * `signals` (the values it chose for the item's `@emit` keys), `escalation` (a fork nobody could settle; `leopold record` writes one itself when it
  * refuses an irreversible decision on a silent charter) and `no-approach` (the rescue found
  * none). A ticked checkbox is acceptance; nothing reported means the item is still open
  * (the same item again).
@@ -31,7 +42,12 @@ export function reportedEvents(item: PlanItem, events: readonly LoggedEvent[]): 
     return [...out, { type: 'escalated', item: n, question: `no usable decision at the fork (${question})` }];
   }
   if (named('no-approach').length > 0) return [...out, { type: 'no-approach', item: n }];
-  const finished = (status: string, signals?: Record<string, string>): RunEvent => ({ type: 'finished', outcome: { index: n, status, ...(signals ? { signals } : {}) } });
+  // The values the session reported for the item's `@emit` keys (its last `signals` event).
+  const reported = signalValues(named('signals').at(-1)?.values);
+  const finished = (status: string, signals: Record<string, string> | undefined = reported): RunEvent => ({
+    type: 'finished',
+    outcome: { index: n, status, ...(signals ? { signals } : {}) },
+  });
   switch (item.kind) {
     case 'work':
       if (item.done) return [...out, { type: 'succeeded', item: n }, finished('ok')];
@@ -45,8 +61,8 @@ export function reportedEvents(item: PlanItem, events: readonly LoggedEvent[]): 
     }
     case 'tool': {
       const exit = numberOf(named('tool').at(-1)?.exit);
-      if (Number.isInteger(exit)) return [finished(exit === 0 ? 'ok' : 'fail', { exit: String(exit) })];
-      return item.done ? [finished('ok', { exit: '0' })] : [];
+      if (Number.isInteger(exit)) return [finished(exit === 0 ? 'ok' : 'fail', { ...reported, exit: String(exit) })];
+      return item.done ? [finished('ok', { ...reported, exit: '0' })] : [];
     }
     case 'human':
     case 'feedback':

@@ -1,5 +1,6 @@
 import type { PlanItem } from '../../plan/schema.js';
 import { DECISION_PROTOCOL, FORBIDDEN_ACTIONS } from '../../persona/prompt-text.js';
+import { declaredValues } from '../../plan/kind-facts.js';
 import { leopoldCommand } from '../../project-cli/index.js';
 
 /** What the block reason is built from; the I/O edge gathers the charter rules and the schema lazily. */
@@ -112,6 +113,9 @@ export function blockReason(input: ReasonInput): string {
       break;
   }
 
+  const signals = signalsReport(item);
+  if (signals) parts.push(signals);
+
   parts.push(DECISION_PROTOCOL);
   parts.push(
     [
@@ -176,6 +180,26 @@ export function repairReason(input: RepairReasonInput): string {
 
 /** Where the session writes a deadlock repair's leopold-amend block before piping it to `leopold plan amend`. */
 export const AMEND_FILE = '.leopold/amend.md';
+
+/** The marker line before the signals template (the session's report of its `@emit` values). */
+export const SIGNALS_MARKER = 'This item declares signals';
+
+/**
+ * How the session reports the values of the keys an item declares: one `signals` event
+ * (the workflow's agents answer the same values in their structured answer). A key with
+ * several declared values is a steering choice; one not reported sends its first value.
+ */
+function signalsReport(item: PlanItem): string | null {
+  const declared = declaredValues(item);
+  if (declared.size === 0) return null;
+  const values = Object.fromEntries([...declared].map(([key, list]) => [key, list.length > 1 ? `<${list.join('|')}>` : list[0]!]));
+  const choices = [...declared].filter(([, list]) => list.length > 1).map(([key, list]) => `${key} (${list.join(' or ')}; default ${list[0]})`);
+  return [
+    `${SIGNALS_MARKER}${choices.length > 0 ? `; the plan routes on your choice of ${choices.join(', ')}` : ''}. When the item is done, before you tick it, report the value you chose for each key (only the values shown):`,
+    record({ events: [{ event: 'signals', item: item.index, values }] }),
+    'A key you do not report sends its first declared value.',
+  ].join('\n');
+}
 
 // At a @human node (autonomy full) or the rescue: the persona to synthesize, its answer
 // shape, the binding rules lifted from the charter, and the exact decision entry.
