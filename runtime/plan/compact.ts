@@ -3,7 +3,9 @@ import type { CompiledPlan, GraphNode } from './compiled.js';
 /**
  * The CompiledPlan as the workflow script embeds it (SPEC-PLAN §6): the same plan, but each
  * item leaves out every field at its default (`NODE_DEFAULTS`), its `index` when it is the
- * item's position + 1 and its `id` when it is `i<index>`. A plain checklist item is then
+ * item's position + 1 and its `id` when it is `i<index>`; a route leaves out its `kind`
+ * (a route with a key tests a signal, one without a status) and a signal route its `when`
+ * when that is just `<key><op><value>`. A plain checklist item is then
  * just `{"text":"…"}`: the 512 KiB script limit holds a plan of thousands of items.
  * Zod-free, so the workflow script bundles it: `expandPlan` is where the run fills the
  * defaults back in, once, when it starts.
@@ -30,7 +32,7 @@ export const NODE_DEFAULTS = {
 } as const satisfies Partial<GraphNode>;
 
 /** One embedded item: its text, and whichever other fields differ from their defaults. */
-export type CompactNode = Pick<GraphNode, 'text'> & Partial<GraphNode>;
+export type CompactNode = Pick<GraphNode, 'text'> & Partial<Omit<GraphNode, 'routes'>> & { routes?: CompactRoute[] };
 
 /** The plan as the script embeds it. A full CompiledPlan is one too (nothing left out). */
 export type CompactPlan = Omit<CompiledPlan, 'items'> & { items: CompactNode[] };
@@ -43,6 +45,25 @@ function isDefault(field: Field, value: unknown): boolean {
   return Array.isArray(fallback) ? Array.isArray(value) && value.length === 0 : value === fallback;
 }
 
+type Route = GraphNode['routes'][number];
+/** A route as embedded: `kind` and a signal route's plain `when` left out. */
+export type CompactRoute = Omit<Route, 'when' | 'kind'> & Partial<Pick<Route, 'when' | 'kind'>>;
+
+const conditionOf = (route: CompactRoute) => `${route.key}${route.op}${route.value}`;
+
+function compactRoute(route: Route): CompactRoute {
+  const signal = route.key !== undefined;
+  if ((route.kind === 'signal') !== signal) return route;
+  const { when, kind: _kind, ...rest } = route;
+  return signal && when === conditionOf(route) ? rest : { when, ...rest };
+}
+
+function expandRoute(route: CompactRoute): Route {
+  const { when, kind, ...rest } = route;
+  const signal = route.key !== undefined;
+  return { when: when ?? conditionOf(route), kind: kind ?? (signal ? 'signal' : 'status'), ...rest } as Route;
+}
+
 /** The item without its defaults, keys in the node's own order. `position` is its place in the plan (0-based). */
 export function compactNode(node: GraphNode, position: number): CompactNode {
   const out: Record<string, unknown> = {};
@@ -50,7 +71,7 @@ export function compactNode(node: GraphNode, position: number): CompactNode {
     if (key === 'index' && value === position + 1) continue;
     if (key === 'id' && value === `i${node.index}`) continue;
     if ((FIELDS as string[]).includes(key) && isDefault(key as Field, value)) continue;
-    out[key] = value;
+    out[key] = key === 'routes' ? node.routes.map(compactRoute) : value;
   }
   return out as CompactNode;
 }
@@ -64,6 +85,7 @@ export function expandNode(compact: CompactNode, position: number): GraphNode {
     // A fresh array each time: no two items share one default the run may change.
     node[field] = compact[field] ?? (Array.isArray(fallback) ? [] : fallback);
   }
+  if (compact.routes) node.routes = compact.routes.map(expandRoute);
   return node as unknown as GraphNode;
 }
 

@@ -64,6 +64,17 @@ const nodeAt = fc.record({
   deps: fc.array(fc.integer({ min: 1, max: 9 }), { maxLength: 3 }),
   needs: fc.array(fc.string(), { maxLength: 2 }),
   emits: fc.array(fc.record({ key: fc.string(), value: fc.string() }), { maxLength: 2 }),
+  routes: fc.array(
+    fc.oneof(
+      fc.record({ when: fc.constantFrom('ok', 'fail', 'done'), kind: fc.constant('status' as const), target: fc.integer({ min: 1, max: 9 }) }),
+      fc.record({ key: fc.constantFrom('exit', 'k'), op: fc.constantFrom('=' as const, '!=' as const), value: fc.constantFrom('0', 'yes'), target: fc.integer({ min: 1, max: 9 }), spaced: fc.boolean() }).map(({ spaced, ...r }) => ({
+        when: spaced ? `${r.key} ${r.op} ${r.value}` : `${r.key}${r.op}${r.value}`,
+        kind: 'signal' as const,
+        ...r,
+      })),
+    ),
+    { maxLength: 3 },
+  ),
   scenarios: fc.array(fc.string(), { maxLength: 2 }),
   writes: fc.array(fc.string(), { maxLength: 2 }),
   done: fc.boolean(),
@@ -87,6 +98,19 @@ describe('the embedded plan (runtime/plan/compact.ts)', () => {
     expect(expandNode(compact, 1)).toEqual(tool);
   });
 
+  it('embeds a route without its kind, and a signal route without a when that only repeats it', () => {
+    const routes: GraphNode['routes'] = [
+      { when: 'exit!=0', kind: 'signal', key: 'exit', op: '!=', value: '0', target: 1 },
+      { when: 'exit != 0', kind: 'signal', key: 'exit', op: '!=', value: '0', target: 1 },
+      { when: 'fail', kind: 'status', target: 3 },
+    ];
+    const compact = compactNode({ ...tool, routes }, 1);
+    expect(JSON.stringify(compact.routes)).toBe('[{"key":"exit","op":"!=","value":"0","target":1},{"when":"exit != 0","key":"exit","op":"!=","value":"0","target":1},{"when":"fail","target":3}]');
+    const back = expandNode(JSON.parse(JSON.stringify(compact)), 1);
+    expect(back.routes).toEqual(routes);
+    expect(back.routes.map((route) => Object.keys(route))).toEqual(routes.map((route) => Object.keys(route)));
+  });
+
   it('round-trips any item, keys in schema order', () => {
     fc.assert(
       fc.property(nodeAt, (n) => {
@@ -100,6 +124,7 @@ describe('the embedded plan (runtime/plan/compact.ts)', () => {
           deps: n.deps,
           needs: n.needs,
           emits: n.emits,
+          routes: n.routes,
           scenarios: n.scenarios,
           writes: n.writes,
           done: n.done,
