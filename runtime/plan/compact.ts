@@ -3,9 +3,9 @@ import type { CompiledPlan, GraphNode } from './compiled.js';
 /**
  * The CompiledPlan as the workflow script embeds it (SPEC-PLAN §6): the same plan, but each
  * item leaves out every field at its default (`NODE_DEFAULTS`), its `index` when it is the
- * item's position + 1 and its `id` when it is `i<index>`; a route leaves out its `kind`
- * (a route with a key tests a signal, one without a status) and a signal route its `when`
- * when that is just `<key><op><value>`. A plain checklist item is then
+ * item's position + 1 and its `id` when it is `i<index>`; a signal route leaves out its
+ * `kind` (its key says it tests a signal) and its `when` when that is just
+ * `<key><op><value>`. A status route is embedded whole. A plain checklist item is then
  * just `{"text":"…"}`: the 512 KiB script limit holds a plan of thousands of items.
  * Zod-free, so the workflow script bundles it: `expandPlan` is where the run fills the
  * defaults back in, once, when it starts.
@@ -46,16 +46,15 @@ function isDefault(field: Field, value: unknown): boolean {
 }
 
 type Route = GraphNode['routes'][number];
-/** A route as embedded: `kind` and a signal route's plain `when` left out. */
+/** A route as embedded: a signal route without its `kind`, and without a `when` that only repeats it. */
 export type CompactRoute = Omit<Route, 'when' | 'kind'> & Partial<Pick<Route, 'when' | 'kind'>>;
 
 const conditionOf = (route: CompactRoute) => `${route.key}${route.op}${route.value}`;
 
 function compactRoute(route: Route): CompactRoute {
-  const signal = route.key !== undefined;
-  if ((route.kind === 'signal') !== signal) return route;
+  if (route.kind !== 'signal' || route.key === undefined) return route;
   const { when, kind: _kind, ...rest } = route;
-  return signal && when === conditionOf(route) ? rest : { when, ...rest };
+  return when === conditionOf(route) ? rest : { when, ...rest };
 }
 
 function expandRoute(route: CompactRoute): Route {

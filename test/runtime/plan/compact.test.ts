@@ -98,14 +98,14 @@ describe('the embedded plan (runtime/plan/compact.ts)', () => {
     expect(expandNode(compact, 1)).toEqual(tool);
   });
 
-  it('embeds a route without its kind, and a signal route without a when that only repeats it', () => {
+  it('embeds a signal route without its kind, and without a when that only repeats it; a status route whole', () => {
     const routes: GraphNode['routes'] = [
       { when: 'exit!=0', kind: 'signal', key: 'exit', op: '!=', value: '0', target: 1 },
       { when: 'exit != 0', kind: 'signal', key: 'exit', op: '!=', value: '0', target: 1 },
       { when: 'fail', kind: 'status', target: 3 },
     ];
     const compact = compactNode({ ...tool, routes }, 1);
-    expect(JSON.stringify(compact.routes)).toBe('[{"key":"exit","op":"!=","value":"0","target":1},{"when":"exit != 0","key":"exit","op":"!=","value":"0","target":1},{"when":"fail","target":3}]');
+    expect(JSON.stringify(compact.routes)).toBe('[{"key":"exit","op":"!=","value":"0","target":1},{"when":"exit != 0","key":"exit","op":"!=","value":"0","target":1},{"when":"fail","kind":"status","target":3}]');
     const back = expandNode(JSON.parse(JSON.stringify(compact)), 1);
     expect(back.routes).toEqual(routes);
     expect(back.routes.map((route) => Object.keys(route))).toEqual(routes.map((route) => Object.keys(route)));
