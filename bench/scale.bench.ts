@@ -143,7 +143,7 @@ export default async function scaleBench(): Promise<BenchTable> {
   await simulateChain(generateChecklist(20), 'max_iterations: 100\n');
   const graph = await simulateChain(generatePlan(1000, 7), 'max_iterations: 2000\n');
   rows.push([
-    `Simulated 1,000-node graph run, all ${graph.launches} launches (${graph.agents} agents, ${graph.stop})`,
+    `Simulated 1,000-node graph run, ${graph.launches === 1 ? '1 launch' : `${graph.launches} launches`} (${graph.agents} agents, ${graph.stop})`,
     `${(graph.ms / 1000).toFixed(2)} s`,
     `≤ ${RUN_TARGET_MS / 1000} s`,
     verdict(graph.ms <= RUN_TARGET_MS),
@@ -154,7 +154,7 @@ export default async function scaleBench(): Promise<BenchTable> {
     const chain = await simulateChain(generateChecklist(items), `max_iterations: ${items * 2}\n`);
     if (chain.stop !== 'plan_complete' || chain.done !== items) throw new Error(`the ${items}-item chain ended ${chain.stop} with ${chain.done} done`);
     perAgent.set(items, chain);
-    rows.push([`Simulate, ${items}-item checklist: ms per agent (${chain.launches} launches, ${chain.agents} agents)`, (chain.ms / chain.agents).toFixed(3), '-', '-']);
+    rows.push([`Simulate, ${items}-item checklist: ms per agent (${chain.launches === 1 ? '1 launch' : `${chain.launches} launches`}, ${chain.agents} agents)`, (chain.ms / chain.agents).toFixed(3), '-', '-']);
   }
   const cost = (items: number) => perAgent.get(items)!.ms / perAgent.get(items)!.agents;
   const flat = cost(4000) / cost(100);
