@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchTable } from './run.js';
 import { generateChecklist, generatePlan } from './plans.js';
+import { largestFitting } from './fits.js';
 import { compile, type CompileOptions, type CompileResult } from '../compiler/index.js';
 import { HOST_SCRIPT_MAX_BYTES } from '../compiler/emit/check/index.js';
 import { writeFileAtomic } from '../runtime/fs/atomic.js';
@@ -10,8 +11,8 @@ import { writeFileAtomic } from '../runtime/fs/atomic.js';
 // `leopold compile` cost from plan text to written script (parse, graph, classify, emit, the
 // host-contract check, the atomic writes), the script size per plan size, and the largest
 // plan that still fits the host's 512 KiB, for the two plan shapes whose bytes per item
-// differ most: a plain checklist (no graph embedded) and the generated graph plan (each
-// item embedded in `waves` and `graph.nodes`). A plan over the limit is a plan error
+// differ most: a plain checklist (items that are only text) and the generated graph plan
+// (kinds, routes, deps, needs, scenarios and scopes; each item once, defaults left out). A plan over the limit is a plan error
 // (`host-contract/size`), not a bench failure: its row says so. Uses the runtime bundle
 // `npm run bench` just built. Numbers compare within one run on one machine.
 
@@ -72,25 +73,9 @@ function timed(text: string, runs: number): Compiled & { ms: number } {
   return { ...compiled, ms: times[Math.floor(times.length / 2)]! };
 }
 
-function fits(plan: (items: number) => string, items: number): boolean {
-  return compile(plan(items), options).ok;
-}
-
-/** The largest item count whose script fits (script size grows with items): doubling, then bisection. */
-function largestFitting(plan: (items: number) => string): { items: number; bytes: number } {
-  if (!fits(plan, 1)) throw new Error('a one-item plan does not fit in 512 KiB: the runtime bundle alone is too big');
-  let lo = 1;
-  let hi = 2;
-  while (fits(plan, hi)) {
-    lo = hi;
-    hi *= 2;
-  }
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (fits(plan, mid)) lo = mid;
-    else hi = mid;
-  }
-  return { items: lo, bytes: compileAndWrite(plan(lo)).bytes };
+function largest(plan: (items: number) => string): { items: number; bytes: number } {
+  const items = largestFitting(plan, options);
+  return { items, bytes: compileAndWrite(plan(items)).bytes };
 }
 
 export default async function compileBench(): Promise<BenchTable> {
@@ -114,9 +99,9 @@ export default async function compileBench(): Promise<BenchTable> {
         loads ? `${((100 * bytes) / HOST_SCRIPT_MAX_BYTES).toFixed(1)}%` : 'refused (over 512 KiB)',
       ]);
     }
-    const largest = largestFitting(shape.plan);
+    const fitting = largest(shape.plan);
     notes.push(
-      `Largest ${shape.name} that fits in ${HOST_SCRIPT_MAX_BYTES} bytes: ${largest.items} items (${largest.bytes} bytes); ${largest.items + 1} items are refused with host-contract/size.`,
+      `Largest ${shape.name} that fits in ${HOST_SCRIPT_MAX_BYTES} bytes: ${fitting.items} items (${fitting.bytes} bytes); ${fitting.items + 1} items are refused with host-contract/size.`,
     );
   }
   rmSync(out, { recursive: true, force: true });

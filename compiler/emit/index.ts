@@ -9,7 +9,7 @@ import type { CompiledPlan } from './schema.js';
 export { buildCompiledPlan, briefText, declaresGraph, sha256, type CompiledPlanInput } from './compiled-plan.js';
 export { renderWorkflowArgs, WorkflowArgsSchema, type WorkflowArgs } from './args.js';
 export { bundleProbeScript, emitScript, emitScriptWithoutBundle, metaOf, RUNTIME_GLOBAL, SCRIPT_PATH, scriptSize, WORKFLOW_NAME } from './script.js';
-export { CompiledPlanSchema, stableStringify, type CompiledPlan } from './schema.js';
+export { CompiledPlanSchema, embeddedPlanJson, stableStringify, type CompiledPlan } from './schema.js';
 export { runtimeBundleComplies, runtimeBundleProblems, trustRuntimeBundle } from './runtime-bundle.js';
 
 /** The two emitted files' contents, or the one reason there are none. */

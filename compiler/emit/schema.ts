@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { compactPlan } from '../../runtime/plan/compact.js';
+import { CompiledPlanSchema, type CompiledPlan } from '../../runtime/plan/compiled.js';
 
 export {
   COMPILED_PLAN_VERSION,
@@ -23,4 +25,13 @@ export {
  */
 export function stableStringify<T>(schema: z.ZodType<T>, value: T, indent: 0 | 2 = 0): string {
   return JSON.stringify(schema.parse(value), null, indent === 0 ? undefined : indent);
+}
+
+/**
+ * The CompiledPlan as the script embeds it: validated, keys in schema order, then each item
+ * without the fields at their defaults (runtime/plan/compact.ts; the run fills them back in).
+ * `indent` 2 is the golden fixtures' compiled.json.
+ */
+export function embeddedPlanJson(plan: CompiledPlan, indent: 0 | 2 = 0): string {
+  return JSON.stringify(compactPlan(CompiledPlanSchema.parse(plan)), null, indent === 0 ? undefined : indent);
 }

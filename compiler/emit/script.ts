@@ -1,6 +1,6 @@
 import { HOST_SCRIPT_MAX_BYTES, type WorkflowMeta } from './check/index.js';
 import { stagesOf } from '../../runtime/routing/stages.js';
-import { CompiledPlanSchema, stableStringify, type CompiledPlan } from './schema.js';
+import { embeddedPlanJson, type CompiledPlan } from './schema.js';
 
 /** The saved workflow's name (SPEC-PLAN §6): not `leopold-run` (the in-session skill) nor `leopold-workflow` (the launcher). */
 export const WORKFLOW_NAME = 'leopold-workflow-run';
@@ -44,12 +44,12 @@ export function bundleProbeScript(runtimeBundle: string): string {
   return scriptAround([`export const meta = ${JSON.stringify(meta)};`, 'const PLAN = {};'], embeddableBundle(runtimeBundle));
 }
 
-// Header comment, meta first (a pure JSON literal), the plan as data.
+// Header comment, meta first (a pure JSON literal), the plan as data (items without their defaults).
 function scriptHead(compiled: CompiledPlan): string[] {
   return [
     ...header(compiled),
     `export const meta = ${JSON.stringify(metaOf(compiled))};`,
-    `const PLAN = ${stableStringify(CompiledPlanSchema, compiled)};`,
+    `const PLAN = ${embeddedPlanJson(compiled)};`,
   ];
 }
 

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { NodeKindSchema, RouteSchema } from './schema.js';
+import { COMPILED_PLAN_VERSION } from './compact.js';
+
+export { COMPILED_PLAN_VERSION };
 
 /** How much effort an item deserves (classification, SPEC-PLAN §5). */
 export const EFFORTS = ['low', 'medium', 'high', 'max'] as const;
@@ -13,11 +16,9 @@ export type Effort = z.infer<typeof EffortSchema>;
  * order in every object below is the order of the emitted JSON, because zod's parse output
  * follows the schema's shape order (stableStringify relies on that, and a test checks it).
  * Objects are strict so a field the runtime does not know about fails the compile, instead
- * of being shipped and silently ignored.
+ * of being shipped and silently ignored. The script embeds it with each item's defaults left
+ * out (runtime/plan/compact.ts); the run fills them back in when it starts.
  */
-
-/** Bumped on any change the embedded runtime must know about. */
-export const COMPILED_PLAN_VERSION = 2;
 
 const WINDOWS_DRIVE = /^[A-Za-z]:/;
 

@@ -1,5 +1,5 @@
 /** runtime/workflow: the run loop the emitted script executes (SPEC-RUNTIME §5). */
-export type { EmbeddedItem, EmbeddedNode, EmbeddedPlan } from './plan.js';
+export type { CompactPlan, EmbeddedItem, EmbeddedNode, EmbeddedPlan } from './plan.js';
 export type { WorkflowHost } from './host.js';
 export type { ResultDecision, WorkflowResult, WorkflowStop } from './result.js';
 export type { AgentJsonSchemas } from './agent-schemas.js';

@@ -9,7 +9,8 @@ import { RunContext, RunStop, Unsettled } from './context.js';
 import type { WorkflowHost } from './host.js';
 import { runNode } from './nodes.js';
 import { phaseTitle } from './phases.js';
-import type { EmbeddedPlan } from './plan.js';
+import type { CompactPlan, EmbeddedPlan } from './plan.js';
+import { expandPlan } from '../plan/compact.js';
 import type { ResultDecision, WorkflowResult, WorkflowStop } from './result.js';
 import { repairDeadlock } from './repair.js';
 import { rescueItem, type ItemMemory } from './work-item.js';
@@ -34,9 +35,11 @@ interface Ending {
  * and hand the writes to the scribe. The Stop hook drives the same model with the
  * session's reports. Every stop records a `stop` event (unless the scribe or the budget is
  * what stopped it) and the result carries the ranked decisions and "What I decided for
- * you". Agent calls happen in one fixed order for the same plan and answers.
+ * you". Agent calls happen in one fixed order for the same plan and answers. The plan comes
+ * as the script embeds it; its items' defaults are filled back in here, once.
  */
-export async function runWorkflow(embedded: EmbeddedPlan, args: unknown, host: WorkflowHost, schemas: AgentJsonSchemas): Promise<WorkflowResult> {
+export async function runWorkflow(packed: CompactPlan, args: unknown, host: WorkflowHost, schemas: AgentJsonSchemas): Promise<WorkflowResult> {
+  const embedded = expandPlan(packed);
   const options = runOptions(embedded, args);
   // A continuing launch (args.continue) resumes the run model and the work earlier launches did.
   const resumed = options.continue === undefined ? null : resumeFrom(embedded, options.continue);

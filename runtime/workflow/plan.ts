@@ -16,4 +16,8 @@ export type EmbeddedRoute = GraphRoute;
 /** One node of the routed loop: every item, done ones too. */
 export type EmbeddedNode = GraphNode;
 
+/** The plan as the run reads it: every item whole (`expandPlan` filled in the defaults the script leaves out). */
 export type EmbeddedPlan = CompiledPlan;
+
+/** The plan as the script embeds it: items without their defaults (runtime/plan/compact.ts). */
+export type { CompactPlan } from '../plan/compact.js';

@@ -1,7 +1,7 @@
 // The workflow entry: bundled by esbuild (scripts/build.mjs) into dist/workflow-runtime.js
 // as `var leopoldWorkflow = (() => { … })();`. The emitted script ends with
 // `return await leopoldWorkflow.run(PLAN, args);`. Thin glue: everything is in runtime/workflow.
-import { runWorkflow, type AgentJsonSchemas, type EmbeddedPlan, type WorkflowResult } from '../../runtime/workflow/index.js';
+import { runWorkflow, type AgentJsonSchemas, type CompactPlan, type WorkflowResult } from '../../runtime/workflow/index.js';
 
 // Globals of Claude Code's workflow sandbox (CLAUDE-CODE.md §2); declared, never imported.
 declare const agent: (prompt: string, options?: Record<string, unknown>) => Promise<unknown>;
@@ -14,8 +14,8 @@ declare const budget: { total: number | null; spent(): number; remaining(): numb
 // time and substituted here by esbuild's `define`, so zod never ships in the script.
 declare const LEOPOLD_AGENT_SCHEMAS: AgentJsonSchemas;
 
-/** Runs the embedded plan with the host's globals. */
-export function run(plan: EmbeddedPlan, args: unknown): Promise<WorkflowResult> {
+/** Runs the embedded plan (items without their defaults) with the host's globals. */
+export function run(plan: CompactPlan, args: unknown): Promise<WorkflowResult> {
   return runWorkflow(
     plan,
     args,

@@ -2,15 +2,16 @@ import { cpSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'no
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.js';
-import { CompiledPlanSchema, stableStringify } from '../../compiler/emit/index.js';
+import { embeddedPlanJson } from '../../compiler/emit/index.js';
 import { renderText } from '../../compiler/diagnostics/render-text.js';
 import { briefOptions, builtLeopold } from './harness.js';
 import { tempDir } from '../support/temp.js';
 
 // Golden suite for compile (STYLE.md "Golden fixtures"): each folder under fixtures/compile
 // holds a project with a .leopold/ brief and the expected workflow-args.json (args.json),
-// CompiledPlan (compiled.json, 2-space) and diagnostics (diagnostics.txt). Compared byte for
-// byte; `UPDATE=1 npx vitest run test/compile` rewrites them for review.
+// CompiledPlan as the script embeds it (compiled.json, 2-space, items without their
+// defaults) and diagnostics (diagnostics.txt). Compared byte for byte;
+// `UPDATE=1 npx vitest run test/compile` rewrites them for review.
 
 const SUITE = 'fixtures/compile';
 const UPDATE = process.env.UPDATE === '1';
@@ -44,10 +45,10 @@ describe('fixtures/compile', () => {
       const dir = join(SUITE, name);
       const result = compileCase(dir);
       golden(join(dir, 'args.json'), result.argsJson);
-      golden(join(dir, 'compiled.json'), `${stableStringify(CompiledPlanSchema, result.compiled, 2)}\n`);
+      golden(join(dir, 'compiled.json'), `${embeddedPlanJson(result.compiled, 2)}\n`);
       golden(join(dir, 'diagnostics.txt'), renderText(result.diagnostics));
-      // The script embeds exactly the compiled plan.
-      expect(result.script).toContain(`const PLAN = ${stableStringify(CompiledPlanSchema, result.compiled)};`);
+      // The script embeds exactly the compiled plan, items without their defaults.
+      expect(result.script).toContain(`const PLAN = ${embeddedPlanJson(result.compiled)};`);
     });
 
     it(`${name}: identical bytes twice and from a copy at another absolute path`, () => {

@@ -2,7 +2,7 @@ import * as acorn from 'acorn';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compile, type CompileOptions } from '../../compiler/index.js';
 import { checkWorkflowScript, HOST_SCRIPT_MAX_BYTES } from '../../compiler/emit/check/index.js';
-import { emitScript, WORKFLOW_NAME, type CompiledPlan } from '../../compiler/emit/index.js';
+import { embeddedPlanJson, emitScript, WORKFLOW_NAME, type CompiledPlan } from '../../compiler/emit/index.js';
 import { runWorkflowScript } from '../../runtime/host/index.js';
 import type { EmbeddedPlan } from '../../runtime/workflow/index.js';
 import { briefOptions, builtLeopold } from './harness.js';
@@ -56,7 +56,7 @@ describe('the emitted script', () => {
       ],
     });
     expect(planDecl?.type).toBe('VariableDeclaration');
-    expect(script).toContain(`const PLAN = ${JSON.stringify(plan)};`);
+    expect(script).toContain(`const PLAN = ${embeddedPlanJson(plan)};`);
     expect(script.trimEnd().split('\n').pop()).toBe("return await leopoldWorkflow.run(PLAN, typeof args === 'undefined' ? undefined : args);");
     expect(script).not.toMatch(/^"use strict";$/m);
   });

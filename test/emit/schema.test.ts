@@ -31,7 +31,7 @@ const node: GraphNode = {
 };
 
 const plan: CompiledPlan = {
-  version: 2,
+  version: 3,
   source: { plan: '.leopold/PLAN.md', sha256: 'a'.repeat(64) },
   mission: 'Ship the tally CLI.',
   charter: '# Charter\nNever push.',
@@ -114,7 +114,7 @@ describe('stableStringify', () => {
     expect(compact).not.toContain('\n');
     expect(compact).toContain('{"when":"ok","kind":"status","target":4}');
     const pretty = stableStringify(CompiledPlanSchema, plan, 2);
-    expect(pretty.split('\n')[1]).toBe('  "version": 2,');
+    expect(pretty.split('\n')[1]).toBe('  "version": 3,');
     expect(JSON.parse(pretty)).toEqual(JSON.parse(compact));
   });
 
