@@ -61,7 +61,9 @@ export interface RouteDecision {
 export function routeDecision(input: RouteDecisionInput): RouteDecision {
   const shape = shapeOf(input.items);
   const { items, byIndex } = shape;
-  const routing = cloneRouting(input.routing);
+  // Copied only when this step records something: an outcome, or a checked item routing has not seen.
+  const recording = input.finished != null || items.some((item) => item.done && input.routing.statuses[key(item.index)] === undefined);
+  const routing = recording ? cloneRouting(input.routing) : input.routing;
   const taken: TakenRoute[] = [];
 
   if (input.finished) {
@@ -76,31 +78,49 @@ export function routeDecision(input: RouteDecisionInput): RouteDecision {
   }
 
   const facts = planFacts(shape, routing);
-  const rank = input.rank ?? (() => 0);
-  const eligible = items
+  const eligible = orderOf(shape, input.rank)
     .filter((item) => facts.eligible(item))
-    .map((item) => item.index)
-    .sort((a, b) => rank(a) - rank(b) || a - b);
+    .map((item) => item.index);
+  // Sets, not list scans: a checklist of thousands has thousands eligible at once.
+  const open = new Set(eligible);
+  const placed = new Set<number>();
   const next: number[] = [];
   for (const route of routing.taken) {
-    if (eligible.includes(route.to) && !next.includes(route.to)) next.push(route.to);
+    if (open.has(route.to) && !placed.has(route.to)) {
+      next.push(route.to);
+      placed.add(route.to);
+    }
   }
-  for (const index of eligible) if (!next.includes(index)) next.push(index);
+  for (const index of eligible) if (!placed.has(index)) next.push(index);
 
   return { next, taken, routing, complete: next.length === 0 ? completion(items, facts) : null };
 }
 
+// Item indexes as routing memory's record keys, made once per index (every step asks for thousands).
+const KEYS: string[] = [];
 function key(index: number): string {
-  return String(index);
+  return (KEYS[index] ??= String(index));
 }
 
+/**
+ * Records one node's outcome (status, signals, the routes it latches) without asking what
+ * is eligible next: the run model's `finished` event. `routeDecision` with `finished` does
+ * the same and then lists the next items.
+ */
+export function recordOutcome(items: readonly PlanItem[], routingState: RoutingState, outcome: NodeOutcome): RoutingState {
+  const { byIndex } = shapeOf(items);
+  const item = byIndex.get(outcome.index);
+  if (!item) throw new RangeError(`recordOutcome: no item ${outcome.index} finished`);
+  const routing = cloneRouting(routingState);
+  finish(item, outcome, routing, byIndex, []);
+  return routing;
+}
+
+// A copy to record into. Routing memory is a value: `finish` replaces an item's signal record
+// and appends taken routes, never changing one in place, so the records and routes inside
+// are shared with the original (copying them at every step was most of a long run's cost).
 function cloneRouting(routing: RoutingState): RoutingState {
-  return {
-    statuses: { ...routing.statuses },
-    signals: Object.fromEntries(Object.entries(routing.signals).map(([k, v]) => [k, { ...v }])),
-    channel: { ...routing.channel },
-    taken: routing.taken.map((route) => ({ ...route })),
-  };
+  return { statuses: { ...routing.statuses }, signals: { ...routing.signals }, channel: { ...routing.channel }, taken: [...routing.taken] };
 }
 
 /** Records one outcome and latches its matching routes (never un-latching one). */
@@ -161,6 +181,8 @@ interface PlanShape {
   byIndex: ReadonlyMap<number, PlanItem>;
   sources: ReadonlyMap<number, number[]>;
   emitters: ReadonlyMap<string, number[]>;
+  /** The items in dispatch order for a given rank (sorted once per rank, not per step). */
+  orders: WeakMap<(index: number) => number, readonly PlanItem[]>;
 }
 
 const shapes = new WeakMap<readonly PlanItem[], PlanShape>();
@@ -180,9 +202,20 @@ function shapeOf(input: readonly PlanItem[]): PlanShape {
     }
     for (const emitted of new Set(emittedKeysOf(item))) emitters.set(emitted, [...(emitters.get(emitted) ?? []), item.index]);
   }
-  const shape = { items, byIndex, sources, emitters };
+  const shape = { items, byIndex, sources, emitters, orders: new WeakMap() };
   shapes.set(input, shape);
   return shape;
+}
+
+/** The plan's items by rank, then index (plain index order without a rank), sorted once per rank. */
+function orderOf(shape: PlanShape, rank: ((index: number) => number) | undefined): readonly PlanItem[] {
+  if (!rank) return shape.items;
+  let order = shape.orders.get(rank);
+  if (!order) {
+    order = [...shape.items].sort((a, b) => rank(a.index) - rank(b.index) || a.index - b.index);
+    shape.orders.set(rank, order);
+  }
+  return order;
 }
 
 function planFacts(shape: PlanShape, routing: RoutingState): PlanFacts {

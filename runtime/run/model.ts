@@ -1,5 +1,5 @@
 import type { PlanItem } from '../plan/schema.js';
-import { routeDecision, type NodeOutcome } from '../routing/decide.js';
+import { recordOutcome, type NodeOutcome } from '../routing/decide.js';
 
 /**
  * THE run model both engines share: what a run remembers between dispatches, the events
@@ -134,7 +134,7 @@ export function reduce<M extends RunModel>(model: M, event: RunEvent, items: rea
     case 'succeeded':
       return { ...model, consecutive_failures: { kind: null, count: 0 }, rescue_for: null };
     case 'finished':
-      return { ...model, routing: routeDecision({ items, routing: model.routing, finished: event.outcome }).routing };
+      return { ...model, routing: recordOutcome(items, model.routing, event.outcome) };
     case 'escalated':
       return model.halt ? model : { ...model, halt: { reason: 'escalation', item: event.item, detail: `item ${event.item}: ${event.question}` } };
     case 'no-approach': {

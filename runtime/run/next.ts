@@ -76,13 +76,7 @@ export interface NextInput {
 export function decideNext(input: NextInput): Next {
   const { model, plan } = input;
   const graph = hasGraph(plan.items);
-  const waveOf = new Map<number, number>();
-  plan.waves.forEach((wave, w) => wave.forEach((index) => waveOf.set(index, w)));
-  const step = routeDecision({
-    items: plan.items,
-    routing: model.routing,
-    ...(graph ? {} : { rank: (index: number) => waveOf.get(index) ?? plan.waves.length }),
-  });
+  const step = routeDecision({ items: plan.items, routing: model.routing, ...(graph ? {} : { rank: waveRank(plan.waves) }) });
   const next = step.next.length > 0 ? plan.items.find((item) => item.index === step.next[0])! : null;
   const completion = step.complete ? completionOf(step.complete, graph) : null;
   const facts = input.facts ?? {};
@@ -115,6 +109,21 @@ export function decideNext(input: NextInput): Next {
     return { type: 'stop', verdict: withDetail(verdict, completion, next), completion, routing: step.routing, taken: step.taken };
   }
   return { type: 'dispatch', item: next, rescue, routing: step.routing, taken: step.taken };
+}
+
+// A plain checklist's order: its wave, then its index; an item no wave holds (appended
+// since the waves were laid out) after every wave. One function per waves list, so routing
+// sorts the plan once for it, not at every step.
+const waveRanks = new WeakMap<readonly (readonly number[])[], { size: number; rank: (index: number) => number }>();
+function waveRank(waves: readonly (readonly number[])[]): (index: number) => number {
+  const size = waves.reduce((n, wave) => n + wave.length, 0);
+  const known = waveRanks.get(waves);
+  if (known && known.size === size) return known.rank;
+  const waveOf = new Map<number, number>();
+  waves.forEach((wave, w) => wave.forEach((index) => waveOf.set(index, w)));
+  const rank = (index: number) => waveOf.get(index) ?? waves.length;
+  waveRanks.set(waves, { size, rank });
+  return rank;
 }
 
 /**
