@@ -3,6 +3,7 @@ import { PROJECT_CLI, PROJECT_CLI_RULE } from '../../runtime/project-cli/index.j
 import { persona } from '../workflow/harness.js';
 import { answersOf, forkValue } from '../parity/drivers.js';
 import { CASES, type Case, type Fork } from '../parity/table.js';
+import { STRESS } from '../support/stress.js';
 import { projectFixtures, runReal, type Project } from './harness.js';
 import { workflowSuite } from './workflow-scenario.js';
 
@@ -92,7 +93,8 @@ describe('engine parity in the real client', () => {
     expect(workflowEntries).toEqual([]);
   });
 
-  it('an escalation settled by a persona: the same entry, with its Persona and Fork, from both engines', async () => {
+  // The two below run in `npm run test:stress` (CI runs it too): npm test keeps to five minutes on two cores.
+  it.runIf(STRESS)('an escalation settled by a persona: the same entry, with its Persona and Fork, from both engines', async () => {
     const c = caseNamed('an escalation settled by a persona');
     const fork = (c.attempts![1]![0] as { escalate: Fork }).escalate;
     const session = await sessionRun(c, (dir) => [
@@ -115,7 +117,7 @@ describe('engine parity in the real client', () => {
     expect(session.entries[0]).toMatch(/\nFork: +escalation — item 1: "Count words"/);
   });
 
-  it('the last item done on the last iteration: plan_complete on both engines', async () => {
+  it.runIf(STRESS)('the last item done on the last iteration: plan_complete on both engines', async () => {
     const c = caseNamed('the last item done on the last iteration');
     const session = await sessionRun(c, (dir) => []);
     const workflow = await workflowRun(c);

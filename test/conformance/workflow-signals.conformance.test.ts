@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { workflowSuite } from './workflow-scenario.js';
+import { STRESS } from '../support/stress.js';
 
 // Signals from any node in the real client (issue #13): the original Leopold's two-branch
 // plan and its plan-grammar worked example (fixtures/corpus/plans/, our words, the same
@@ -32,7 +33,8 @@ describe('the compiled workflow in the real client: a steering item takes one br
     expect(project.read('.leopold/PLAN.md')).toMatch(/- \[x\] \(after: 2\) Turn the new accounts page on[\s\S]*- \[ \] \(after: 2\) Undo the schema move/);
   });
 
-  it('the worked example: the check answers migrated=true, the rollback (5) is routed around, the release gate, feedback and decision run', async () => {
+  // In `npm run test:stress` (CI runs it too); `npm test` shows the branch plan and simulate shows both.
+  it.runIf(STRESS)('the worked example: the check answers migrated=true, the rollback (5) is routed around, the release gate, feedback and decision run', async () => {
     const { run, result } = await scenario({ plan: WORKED_EXAMPLE }, [
       { label: 'i7:persona:human', answers: [{ value: { name: 'Noor Haddad', role: 'Release Manager', expertise: ['release planning'], optimizesFor: ['safe releases'], rationale: 'A go/no-go call is a release manager’s.' } }] },
       {
