@@ -1,6 +1,7 @@
 import { resolveRef } from '../plan/refs.js';
 import type { PlanIR } from '../plan/schema.js';
 import type { AddProposal, Proposal } from '../amend/schema.js';
+import { expandNode } from '../plan/compact.js';
 import { leopoldCommand } from '../project-cli/index.js';
 import { base64Utf8 } from './base64.js';
 import type { EmbeddedNode } from './plan.js';
@@ -22,24 +23,8 @@ export function addedWork(ir: PlanIR, accepted: readonly Proposal[]): EmbeddedNo
       // The judge refused unresolvable references (malformed); duplicates collapse as in the parser.
       if (dep !== null && dep < index && !deps.includes(dep)) deps.push(dep);
     }
-    return {
-      id: `i${index}`,
-      index,
-      text: add.text.trim(),
-      scenarios: [],
-      effort: 'medium',
-      critical: false,
-      sensitive: false,
-      writes: [],
-      kind: 'work',
-      label: null,
-      command: null,
-      deps,
-      needs: [],
-      emits: [],
-      routes: [],
-      done: false,
-    };
+    // Every other field at its default: the one table of them (runtime/plan/compact.ts).
+    return expandNode({ index, text: add.text.trim(), deps }, index - 1);
   });
 }
 

@@ -1,17 +1,17 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { amendPlan } from '../../compiler/cli/commands/plan-amend.js';
 import { recordDocument } from '../../compiler/cli/commands/record.js';
-import { startRun } from '../../compiler/cli/commands/run.js';
 import { tickPlan } from '../../compiler/cli/commands/plan.js';
 import { renderDecision } from '../../runtime/decisions/render.js';
 import type { DecisionInput } from '../../runtime/decisions/schema.js';
 import { runStopHook } from '../../runtime/hooks/stop/index.js';
 import { charterRules } from '../../runtime/persona/index.js';
 import { readState } from '../../runtime/state/index.js';
-import { CHARTER, decisionsOf, eventsOf, MISSION, persona, simulate } from '../workflow/harness.js';
+import { CHARTER, decisionsOf, eventsOf, persona, simulate } from '../workflow/harness.js';
+import { startSession } from './drivers.js';
 
 // The runtime deadlock repair on both engines. Compile refuses a plan whose items can never
 // be ready, so a run meets a deadlock only when its plan changed under it: the workflow's
@@ -65,13 +65,7 @@ async function workflow(amendments: string) {
 async function session(amendments: string) {
   const dir = join(work, `s${n++}`);
   const leo = join(dir, '.leopold');
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(leo, { recursive: true });
-  writeFileSync(join(leo, 'PLAN.md'), STUCK);
-  writeFileSync(join(leo, 'MISSION.md'), MISSION);
-  writeFileSync(join(leo, 'CHARTER.md'), CHARTER);
-  writeFileSync(join(leo, 'GUARDRAILS.md'), '');
-  await startRun(leo, { engine: 'session', force: false });
+  await startSession(leo, STUCK, '');
   const stdin = JSON.stringify({ session_id: 'p', cwd: dir, hook_event_name: 'Stop' });
   const dispatched: number[] = [];
   for (let turn = 0; turn < 20; turn++) {

@@ -160,15 +160,20 @@ const DECISION = 'Record every decision you make on the user';
 const NO_APPROACH = 'If there is no genuinely different approach';
 const REPORT_ESCALATION = 'A fork nobody can settle (no usable decision) is an escalation';
 
+/** A `.leopold/` with the test brief and this plan, and a session run started in it (`leopold run start`'s function). */
+export async function startSession(leo: string, plan: string, guardrails: string): Promise<void> {
+  mkdirSync(leo, { recursive: true });
+  writeFileSync(join(leo, 'PLAN.md'), plan);
+  writeFileSync(join(leo, 'MISSION.md'), MISSION);
+  writeFileSync(join(leo, 'CHARTER.md'), CHARTER);
+  writeFileSync(join(leo, 'GUARDRAILS.md'), guardrails);
+  await startRun(leo, { engine: 'session', force: false });
+}
+
 /** The Stop-hook engine on one case, in `dir` (a fresh folder the caller removes). */
 export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { reasons: string[] }> {
   const leo = join(dir, '.leopold');
-  mkdirSync(leo, { recursive: true });
-  writeFileSync(join(leo, 'PLAN.md'), c.plan);
-  writeFileSync(join(leo, 'MISSION.md'), MISSION);
-  writeFileSync(join(leo, 'CHARTER.md'), CHARTER);
-  writeFileSync(join(leo, 'GUARDRAILS.md'), c.guardrails ?? '');
-  await startRun(leo, { engine: 'session', force: false });
+  await startSession(leo, c.plan, c.guardrails ?? '');
   const plan = join(leo, 'PLAN.md');
   const stdin = JSON.stringify({ session_id: 'p', cwd: dir, hook_event_name: 'Stop', stop_hook_active: true, background_tasks: [] });
   const dispatched: number[] = [];

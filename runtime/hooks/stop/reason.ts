@@ -23,6 +23,9 @@ export interface ReasonInput {
 export const FAILURE_KINDS = ['implementer', 'blocked', 'partial', 'verification', 'review'] as const;
 
 const json = (value: unknown) => JSON.stringify(value);
+/** The charter's lifted rules as every persona fork's block states them. */
+const bindingRules = (rules: readonly string[]) =>
+  `Binding rules lifted verbatim from CHARTER.md (the persona cannot change them):\n${rules.length === 0 ? '(none)' : rules.map((r) => `- ${r}`).join('\n')}`;
 /** Where the session writes a record before piping it to `leopold record` (transient; .gitignored by init). */
 export const RECORD_FILE = '.leopold/record.json';
 /**
@@ -166,7 +169,7 @@ export function repairReason(input: RepairReasonInput): string {
   return [
     `Leopold run: the plan is stuck. Items ${input.waiting.map((item) => `${item.index} ("${item.text}")`).join(', ')} wait on each other, so none can ever be dispatched. This is the run's one deadlock repair; work on no item.`,
     `Synthesize the person best placed to mend the plan (a specific job, never a generic role). Persona answer shape (JSON Schema): ${json(input.personaSchema())}`,
-    `Binding rules lifted verbatim from CHARTER.md (the persona cannot change them):\n${rules.length === 0 ? '(none)' : rules.map((r) => `- ${r}`).join('\n')}`,
+    bindingRules(rules),
     [
       `Propose at most ${input.left === 1 ? 'one change' : `${input.left} changes`} in a fenced leopold-amend block: \`ROUTE <item> <condition> -> <target>\` re-points a route the item already declares; \`ADD [(after: N)] <text>\` appends plain work. Nothing is deleted, edited, ticked or unticked, and GUARDRAILS.md is never touched.`,
       `Write the block to ${AMEND_FILE} with the Write tool, then run: ${amend}`,
@@ -231,7 +234,7 @@ function personaFork(input: ReasonInput): string | null {
     situation,
     `Persona answer shape (JSON Schema): ${json(input.personaSchema())}`,
     'The role must be a specific job, never a generic one (assistant, engineer, developer, expert, …); if none fits, decide under the default worker prompt and record "persona": null.',
-    `Binding rules lifted verbatim from CHARTER.md (the persona cannot change them):\n${rules.length === 0 ? '(none)' : rules.map((r) => `- ${r}`).join('\n')}`,
+    bindingRules(rules),
     `Record the decision with its persona:\n${record({ decisions: [entry] })}`,
     ...(rescue
       ? [`If there is no genuinely different approach, do not attempt the item: report it and end your turn; the run stops with repeated_failure:\n${record({ events: [{ event: 'no-approach', item: n }] })}`]
