@@ -1,24 +1,22 @@
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { findBriefDir } from '../../compiler/brief/find.js';
 import { mermaidParse } from '../graph-output/mermaid-parse.js';
-import { copyLeopold } from '../support/built-dist.js';
+import { copyLeopold, leopoldBinary } from '../support/built-dist.js';
 
 // End to end through the real binary (STYLE.md): build once, spawn `node dist/leopold.js`
 // on temp directories, check stdout, stderr and the exit code.
 
-const repo = resolve(__dirname, '../..');
-const bin = join(repo, 'dist/leopold.js');
+let bin = ''; // a private copy of the built binary (built under the shared lock)
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'leopold-cli-')));
 
-beforeAll(() => {
-  const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repo, encoding: 'utf8' });
-  expect(built.status, built.stderr).toBe(0);
-});
+beforeAll(async () => {
+  bin = await leopoldBinary();
+}, 180_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function leopold(args: string[], cwd: string, extra: SpawnSyncOptions = {}) {

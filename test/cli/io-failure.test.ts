@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ioFailureLine } from '../../compiler/cli/io-error.js';
-import { buildDist, root } from '../support/built-dist.js';
+import { privatePackage } from '../support/built-dist.js';
 
 // Every command that writes answers a target it cannot write (read-only, a file where a
 // directory should be, a directory where a file should be) with one line on stderr and
@@ -12,13 +12,14 @@ import { buildDist, root } from '../support/built-dist.js';
 // chmod stops nothing, so read-only targets are tested by running the binary as `nobody`.
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'leopold-io-failure-')));
-const bin = join(work, 'leopold.js');
-const checkoutBin = join(root, 'dist', 'leopold.js'); // init needs the package's templates beside it
+// A private copy of the package (init needs its templates beside the binary).
+let bin = '';
 const setprivWorks = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', '0']).status === 0;
 
 beforeAll(async () => {
-  await buildDist({ into: work, files: ['leopold.js', 'workflow-runtime.js'] });
-  chmodSync(work, 0o755); // nobody must reach the binary and the projects below
+  const pkg = await privatePackage();
+  bin = join(pkg, 'dist', 'leopold.js');
+  for (const dir of [work, pkg]) chmodSync(dir, 0o755); // nobody must reach the binary and the projects below
 }, 180_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -35,11 +36,11 @@ function project(options: { active?: boolean } = {}): string {
   return dir;
 }
 
-function leopold(cwd: string, args: string[], options: { asNobody?: boolean; input?: string; bin?: string } = {}) {
+function leopold(cwd: string, args: string[], options: { asNobody?: boolean; input?: string } = {}) {
   const env = { ...process.env, LEOPOLD_AUTONOMY: '' };
   const [cmd, argv] = options.asNobody
-    ? ['setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, options.bin ?? bin, ...args]]
-    : [process.execPath, [options.bin ?? bin, ...args]];
+    ? ['setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bin, ...args]]
+    : [process.execPath, [bin, ...args]];
   const out = spawnSync(cmd as string, argv as string[], { cwd, encoding: 'utf8', env, input: options.input ?? '' });
   return { code: out.status, stdout: out.stdout, stderr: out.stderr };
 }
@@ -146,7 +147,7 @@ describe('I/O failures: one line, exit 2, nothing half-written', () => {
     const dir = project();
     mkdirSync(join(dir, '.git'));
     writeFileSync(join(dir, '.claude'), 'in the way\n');
-    const out = leopold(dir, ['init'], { bin: checkoutBin });
+    const out = leopold(dir, ['init']);
     expect(out.code, out.stderr).toBe(2);
     expect(out.stderr).toBe('leopold: cannot create the directory .claude: a file is in the way (EEXIST)\n');
     expect(out.stderr).not.toMatch(/internal error|\n\s+at /);
@@ -157,7 +158,7 @@ describe('I/O failures: one line, exit 2, nothing half-written', () => {
     const dir = project();
     mkdirSync(join(dir, '.git'));
     readOnly(dir);
-    const out = leopold(dir, ['init'], { asNobody: true, bin: checkoutBin });
+    const out = leopold(dir, ['init'], { asNobody: true });
     expect(out.code, out.stderr).toBe(2);
     expect(out.stderr.trim().split('\n')).toHaveLength(1);
     expect(out.stderr).toMatch(/EACCES/);

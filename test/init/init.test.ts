@@ -6,13 +6,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hookBlock, IGNORE_RULES, leopoldInstall, mergeHooks, projectRoot } from '../../compiler/cli/commands/init.js';
 import { isLeopoldHook, leopoldHookOf, PROJECT_CLI, PROJECT_HOOKS } from '../../runtime/project-cli/index.js';
 import { parseGuardrails } from '../../compiler/brief/guardrails.js';
-import { buildDist, root } from '../support/built-dist.js';
+import { privatePackage, root } from '../support/built-dist.js';
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'leopold-init-')));
-const cli = join(root, 'dist', 'leopold.js');
+// The package under test: a private copy (dist/, templates/, package.json), so a rebuild
+// by a suite running beside this one never hands `init` a half-written file.
+let pkg = '';
+let cli = '';
 const { guard, stop } = PROJECT_HOOKS;
 
-beforeAll(() => buildDist(), 180_000);
+beforeAll(async () => {
+  pkg = await privatePackage();
+  cli = join(pkg, 'dist', 'leopold.js');
+}, 180_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 let n = 0;
@@ -116,6 +122,7 @@ describe('leopold init (built binary)', () => {
     }
     expect(skill).toContain(`    ${PROJECT_CLI} run start --engine workflow\n`);
     expect(skill).not.toContain(root);
+    expect(skill).not.toContain(pkg);
     expect(skill).not.toContain('{{');
     const compiled = spawnSync(process.execPath, [cli, 'compile'], { cwd: dir, encoding: 'utf8' });
     expect(compiled.status, compiled.stderr).toBe(0);
@@ -166,10 +173,10 @@ describe('init units', () => {
   });
 });
 
-/** Gives `dir` a project install of this checkout (what `npm i -D leopold` leaves), as symlinks. */
+/** Gives `dir` a project install of the package under test (what `npm i -D leopold` leaves), as symlinks. */
 function installHere(dir: string): void {
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
-  symlinkSync(root, join(dir, 'node_modules', 'leopold'), 'dir');
+  symlinkSync(pkg, join(dir, 'node_modules', 'leopold'), 'dir');
   symlinkSync('../leopold/dist/leopold.js', join(dir, 'node_modules', '.bin', 'leopold'));
 }
 
@@ -296,7 +303,7 @@ describe('leopold init: nothing tied to one machine', () => {
         ].sort(),
       );
       for (const [path, text] of Object.entries(files)) {
-        for (const absolute of [dir, realpathSync(tmpdir()), tmpdir(), root, work]) expect(text.includes(absolute), `${path} contains ${absolute}`).toBe(false);
+        for (const absolute of [dir, realpathSync(tmpdir()), tmpdir(), root, pkg, work]) expect(text.includes(absolute), `${path} contains ${absolute}`).toBe(false);
         expect(text, path).not.toMatch(/(^|[\s"'`(=])\/(tmp|work|root|home|Users)\//m);
       }
     } finally {

@@ -40,6 +40,20 @@ export async function builtPlugin(into: string): Promise<void> {
   });
 }
 
+/**
+ * A private copy of the package as `npm i leopold` leaves it (package.json, dist/,
+ * templates/), built and copied under the lock, in a temp folder removed after the test
+ * file. Suites that spawn `leopold init` need the templates beside the binary; running the
+ * checkout's own dist/ instead would race every other suite's rebuild.
+ */
+export async function privatePackage(): Promise<string> {
+  const dir = tempDir('leopold-pkg-');
+  await buildDist({ tree: join(dir, 'dist') });
+  cpSync(join(root, 'templates'), join(dir, 'templates'), { recursive: true });
+  copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
+  return dir;
+}
+
 /** dist/leopold.js imports its commands from chunks beside it (scripts/build.mjs): a copy of it takes them along. */
 function withChunks(files: readonly string[]): string[] {
   if (!files.includes('leopold.js')) return [...files];
