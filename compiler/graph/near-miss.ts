@@ -40,11 +40,18 @@ export function editDistance(a: string, b: string): number {
   return d[rows * cols - 1] as number;
 }
 
+/** How many edits a slip may take: one for words of up to four letters, two for longer ones. */
+function allowedEdits(a: string, b: string): number {
+  return Math.max(a.length, b.length) <= 4 ? 1 : 2;
+}
+
 /**
  * The known word closest to `word`, when it is a likely slip: at most one edit for words
  * of up to four letters, two for longer ones; with `prefixes`, also a known word that the
  * written one starts with or that starts with it (`failed`, `exitcode` for `fail`, `exit`).
- * Words under three letters are never guessed at.
+ * Words under three letters are never guessed at. For the plan language's own short lists
+ * (kinds, markers, an item's status words and keys); a list that grows with the plan goes
+ * through {@link NearMisses}.
  */
 export function closestWord(word: string, known: readonly string[], prefixes = false): string | undefined {
   const written = word.toLowerCase();
@@ -52,14 +59,96 @@ export function closestWord(word: string, known: readonly string[], prefixes = f
   let best: { word: string; distance: number } | undefined;
   for (const candidate of known) {
     const lower = candidate.toLowerCase();
-    const distance = editDistance(written, lower);
-    const allowed = Math.max(written.length, lower.length) <= 4 ? 1 : 2;
+    const allowed = allowedEdits(written, lower);
     const prefix =
       prefixes && Math.min(written.length, lower.length) >= 3 && (written.startsWith(lower) || lower.startsWith(written));
+    // Lengths further apart than the edits allowed cannot be a slip: skip the matrix.
+    if (!prefix && Math.abs(written.length - lower.length) > allowed) continue;
+    const distance = editDistance(written, lower);
     if (distance > allowed && !prefix) continue;
     if (!best || distance < best.distance) best = { word: candidate, distance };
   }
   return best?.word;
+}
+
+/** Words longer than this are never guessed at against a plan's own words (pasted, not typed). */
+export const LONGEST_GUESS = 32;
+
+/** Every string `word` becomes with up to two characters deleted, itself included. */
+function deletions(word: string): Set<string> {
+  const out = new Set([word]);
+  for (let i = 0; i < word.length; i++) {
+    const once = word.slice(0, i) + word.slice(i + 1);
+    out.add(once);
+    for (let j = i; j < once.length; j++) out.add(once.slice(0, j) + once.slice(j + 1));
+  }
+  return out;
+}
+
+/**
+ * {@link closestWord} (without prefixes) over a list that grows with the plan: its anchors
+ * or the keys it emits. A linear scan per miss makes a plan with many misses quadratic, so
+ * the known words are indexed once by their deletion neighbourhoods: two words within two
+ * edits (a swap included) share a string each reaches by at most two deletions, so a miss
+ * only meets the candidates it shares one with, then is measured as closestWord would.
+ * Same answer as closestWord, ties included (the earlier known word wins); the index is
+ * built on the first miss, and each written word is looked up once.
+ */
+export class NearMisses {
+  private readonly words: string[] = [];
+  private readonly lower = new Map<string, number>();
+  private index: Map<string, number[]> | undefined;
+  private readonly answers = new Map<string, string | undefined>();
+
+  constructor(known: Iterable<string>) {
+    for (const word of known) {
+      const lower = word.toLowerCase();
+      if (this.lower.has(lower)) continue;
+      this.lower.set(lower, this.words.length);
+      this.words.push(word);
+    }
+  }
+
+  /** Whether `word` is known (case aside). */
+  has(word: string): boolean {
+    return this.lower.has(word.toLowerCase());
+  }
+
+  /** The known word `word` is most likely a slip for, if any. */
+  closest(word: string): string | undefined {
+    const written = word.toLowerCase();
+    if (written.length < 3 || written.length > LONGEST_GUESS || this.lower.has(written)) return undefined;
+    if (this.answers.has(written)) return this.answers.get(written);
+    const index = (this.index ??= this.build());
+    let best: { at: number; distance: number } | undefined;
+    const seen = new Set<number>();
+    for (const variant of deletions(written)) {
+      for (const at of index.get(variant) ?? []) {
+        if (seen.has(at)) continue;
+        seen.add(at);
+        const lower = (this.words[at] as string).toLowerCase();
+        const distance = editDistance(written, lower);
+        if (distance > allowedEdits(written, lower)) continue;
+        if (!best || distance < best.distance || (distance === best.distance && at < best.at)) best = { at, distance };
+      }
+    }
+    const meant = best === undefined ? undefined : this.words[best.at];
+    this.answers.set(written, meant);
+    return meant;
+  }
+
+  private build(): Map<string, number[]> {
+    const index = new Map<string, number[]>();
+    this.words.forEach((word, at) => {
+      if (word.length > LONGEST_GUESS + 2) return; // beyond two edits of any word guessed at
+      for (const variant of deletions(word.toLowerCase())) {
+        const list = index.get(variant);
+        if (list) list.push(at);
+        else index.set(variant, [at]);
+      }
+    });
+    return index;
+  }
 }
 
 /** `@write`, `@gaet`, `@node hmuan`: a marker line whose word is a near miss. */
@@ -123,8 +212,8 @@ export function routeNearMiss(item: PlanItem, route: Route): NearMiss | undefine
 }
 
 /** `#fxi` where the plan has `{#fix}`: an anchor reference that names nothing, close to one that exists. */
-export function anchorNearMiss(ref: string, anchors: readonly string[]): NearMiss | undefined {
-  if (!/^#[a-z][a-z0-9-]*$/.test(ref) || anchors.includes(ref.slice(1))) return undefined;
-  const meant = closestWord(ref.slice(1), anchors);
+export function anchorNearMiss(ref: string, anchors: NearMisses): NearMiss | undefined {
+  if (!/^#[a-z][a-z0-9-]*$/.test(ref) || anchors.has(ref.slice(1))) return undefined;
+  const meant = anchors.closest(ref.slice(1));
   return meant === undefined ? undefined : { written: ref.slice(1), meant };
 }

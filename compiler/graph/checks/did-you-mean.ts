@@ -1,7 +1,7 @@
 import { diagnostic, itemName, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { PlanItem, Route, Span } from '../../../runtime/plan/schema.js';
 import type { CheckContext } from '../context.js';
-import { anchorNearMiss, itemLineKind, markerLineNearMiss, routeNearMiss } from '../near-miss.js';
+import { anchorNearMiss, itemLineKind, markerLineNearMiss, NearMisses, routeNearMiss } from '../near-miss.js';
 
 /**
  * `did-you-mean`: a word one slip away from a kind, a marker, an anchor or a status word
@@ -9,7 +9,7 @@ import { anchorNearMiss, itemLineKind, markerLineNearMiss, routeNearMiss } from 
  * instead of a gate, an ignored line, a route never taken), so say what was probably meant.
  */
 export function didYouMean(ctx: CheckContext): Diagnostic[] {
-  const anchors = ctx.ir.items.flatMap((item) => (item.anchor === null ? [] : [item.anchor]));
+  const anchors = new NearMisses(ctx.ir.items.flatMap((item) => (item.anchor === null ? [] : [item.anchor])));
   return [
     ...markerLines(ctx),
     ...ctx.ir.items.flatMap((item) => [...itemLine(ctx, item), ...routes(ctx, item), ...anchorRefs(ctx, item, anchors)]),
@@ -92,7 +92,7 @@ function correctedCondition(route: Route, meant: string): string {
   return `${meant}${route.op === '!=' ? '!=' : '='}${route.value ?? ''}`;
 }
 
-function anchorRefs(ctx: CheckContext, item: PlanItem, anchors: readonly string[]): Diagnostic[] {
+function anchorRefs(ctx: CheckContext, item: PlanItem, anchors: NearMisses): Diagnostic[] {
   const found: Diagnostic[] = [];
   for (const route of item.routes) {
     const miss = route.target === 0 ? anchorNearMiss(route.targetText, anchors) : undefined;

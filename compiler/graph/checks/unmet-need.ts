@@ -1,18 +1,18 @@
 import { diagnostic, itemName, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { CheckContext } from '../context.js';
-import { closestWord } from '../near-miss.js';
+import { NearMisses } from '../near-miss.js';
 
 /**
  * `unmet-need`: a `@needs` key that no item emits (a `@tool` item emits `exit`). When the
  * key is one slip away from a key some item does emit, the hint names that key.
  */
 export function unmetNeeds(ctx: CheckContext): Diagnostic[] {
-  const emitted = [...ctx.emitters.keys()];
+  const emitted = new NearMisses(ctx.emitters.keys());
   return ctx.ir.items.flatMap((item) =>
     item.needs
       .filter((need) => !ctx.emitters.has(need.key))
       .map((need) => {
-        const meant = closestWord(need.key, emitted);
+        const meant = emitted.closest(need.key);
         return diagnostic(
           'unmet-need',
           ctx.ir.file,
