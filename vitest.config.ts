@@ -10,6 +10,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // dist/ is built once per run, before any file starts (test/support/build-once.ts).
+    globalSetup: ['test/support/build-once.ts'],
     maxWorkers: 3,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/conformance/**'] } },
@@ -19,7 +21,7 @@ export default defineConfig({
           name: 'conformance',
           include: ['test/conformance/**/*.conformance.test.ts'],
           testTimeout: 240_000,
-          globalSetup: ['test/conformance/wall-time.ts'],
+          globalSetup: ['test/support/build-once.ts', 'test/conformance/wall-time.ts'],
         },
       },
     ],

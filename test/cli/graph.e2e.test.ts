@@ -8,7 +8,7 @@ import { findBriefDir } from '../../compiler/brief/find.js';
 import { mermaidParse } from '../graph-output/mermaid-parse.js';
 import { copyLeopold, leopoldBinary } from '../support/built-dist.js';
 
-// End to end through the real binary (STYLE.md): build once, spawn `node dist/leopold.js`
+// End to end through the real binary (STYLE.md): spawn a private copy of `dist/leopold.js`
 // on temp directories, check stdout, stderr and the exit code.
 
 let bin = ''; // a private copy of the built binary (built under the shared lock)

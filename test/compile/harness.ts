@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildDist } from '../support/built-dist.js';
+import { copyDist } from '../support/built-dist.js';
 import { BRIEF_FILES } from '../../compiler/brief/load.js';
 import type { CompileOptions } from '../../compiler/index.js';
 import { tempDir } from '../support/temp.js';
@@ -10,13 +10,13 @@ export { root } from '../support/built-dist.js';
 let built: { dir: string; bin: string; bundle: string } | null = null;
 
 /**
- * Builds dist/ once per test file (buildDist: under the shared lock) and returns a private
+ * Copies the built dist/ once per test file (copyDist: under the shared lock) and returns a private
  * copy of leopold.js with the workflow runtime beside it, as the package ships them.
  */
 export async function builtLeopold(): Promise<{ bin: string; bundle: string }> {
   if (built) return built;
   const dir = tempDir('leopold-compile-bin-');
-  await buildDist({ into: dir, files: ['leopold.js', 'workflow-runtime.js', 'workflow-runtime.js.sha256'] });
+  await copyDist({ into: dir, files: ['leopold.js', 'workflow-runtime.js', 'workflow-runtime.js.sha256'] });
   built = { dir, bin: join(dir, 'leopold.js'), bundle: readFileSync(join(dir, 'workflow-runtime.js'), 'utf8') };
   return built;
 }

@@ -17,7 +17,7 @@ import {
 } from '../../runtime/scripted-model/index.js';
 import { agentKeyOf, computedTaskOf, toolResultsOf, type MessagesRequest } from '../../runtime/scripted-model/request.js';
 import { PROJECT_CLI_RULE } from '../../runtime/project-cli/index.js';
-import { buildDist, root } from '../support/built-dist.js';
+import { copyDist, root } from '../support/built-dist.js';
 
 // The conformance suite's harness: scratch projects set up as a user would (git, leopold
 // init, a brief), the real Claude Code client run headless against the scripted model, the
@@ -40,7 +40,7 @@ export const CLAUDE = findClaudeBinary(root);
 /** A private copy of dist/ taken under the build lock, so a concurrent rebuild never tears it. */
 export async function privateDist(): Promise<{ dir: string; cleanup(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'leopold-conf-dist-'));
-  await buildDist({ tree: join(dir, 'dist') });
+  await copyDist({ tree: join(dir, 'dist') });
   // What `leopold init` reads besides dist/: the package's templates, found by its package.json.
   cpSync(join(root, 'templates'), join(dir, 'templates'), { recursive: true });
   cpSync(join(root, 'package.json'), join(dir, 'package.json'));

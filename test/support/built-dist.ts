@@ -4,24 +4,24 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { withLock } from '../../runtime/fs/lock.js';
 import { tempDir } from './temp.js';
 
-// Suites that spawn the built binary or hooks. Several suites rebuild dist/ while others
-// spawn from it hundreds of times, so every build happens under one lock and each suite
-// runs a private copy taken under that lock: a concurrent rebuild never hands it half a file.
+// Suites that spawn the built binary or hooks. dist/ is built once per vitest run, before
+// any file starts (build-once.ts, the global setup); `npm pack` rebuilds it (prepare) in the
+// package suites. So every build happens under one lock and each suite runs a private copy
+// taken under that lock: a concurrent rebuild never hands it half a file.
 
 /** The repository root. */
 export const root = resolve(import.meta.dirname, '../..');
 
 /**
- * Builds dist/ (`npm run build`) under the shared lock and, still under it, copies each of
- * `copy.files` (paths under dist/) into `copy.into` by base name, or the whole tree into `copy.tree`.
+ * Under the shared build lock, copies each of `copy.files` (paths under dist/, built by the
+ * global setup) into `copy.into` by base name, or the whole tree into `copy.tree`.
  */
-export async function buildDist(copy?: { into: string; files: readonly string[] } | { tree: string }): Promise<void> {
+export async function copyDist(copy: { into: string; files: readonly string[] } | { tree: string }): Promise<void> {
   await withLock(
     join(root, 'dist', '.record-tests-build.lock'),
     () => {
-      execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'pipe' });
-      if (copy && 'tree' in copy) cpSync(join(root, 'dist'), copy.tree, { recursive: true, filter: (src) => !src.endsWith('.lock') });
-      else if (copy) for (const file of withChunks(copy.files)) copyFileSync(join(root, 'dist', file), join(copy.into, basename(file)));
+      if ('tree' in copy) cpSync(join(root, 'dist'), copy.tree, { recursive: true, filter: (src) => !src.endsWith('.lock') });
+      else for (const file of withChunks(copy.files)) copyFileSync(join(root, 'dist', file), join(copy.into, basename(file)));
     },
     { timeoutMs: 120_000 },
   );
@@ -32,10 +32,9 @@ export async function underBuildLock<T>(fn: () => T): Promise<T> {
   return withLock(join(root, 'dist', '.record-tests-build.lock'), fn, { timeoutMs: 180_000 });
 }
 
-/** Builds dist/ and copies the whole plugin directory (dist/plugin) to `into`, under the lock. */
+/** Copies the built plugin directory (dist/plugin) to `into`, under the lock. */
 export async function builtPlugin(into: string): Promise<void> {
   await underBuildLock(() => {
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'pipe' });
     cpSync(join(root, 'dist', 'plugin'), into, { recursive: true });
   });
 }
@@ -44,11 +43,11 @@ export async function builtPlugin(into: string): Promise<void> {
  * A private copy of the package as `npm i leopold` leaves it (package.json, dist/,
  * templates/), built and copied under the lock, in a temp folder removed after the test
  * file. Suites that spawn `leopold init` need the templates beside the binary; running the
- * checkout's own dist/ instead would race every other suite's rebuild.
+ * checkout's own dist/ instead would race a rebuild by `npm pack` in the package suites.
  */
 export async function privatePackage(): Promise<string> {
   const dir = tempDir('leopold-pkg-');
-  await buildDist({ tree: join(dir, 'dist') });
+  await copyDist({ tree: join(dir, 'dist') });
   cpSync(join(root, 'templates'), join(dir, 'templates'), { recursive: true });
   copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
   return dir;
@@ -76,7 +75,7 @@ export function copyLeopold(bin: string, dir: string): string[] {
 /** A private copy of the freshly built dist/leopold.js, checked to start (`--version`). */
 export async function leopoldBinary(): Promise<string> {
   const dir = tempDir('leopold-bin-');
-  await buildDist({ into: dir, files: ['leopold.js'] });
+  await copyDist({ into: dir, files: ['leopold.js'] });
   const copy = join(dir, 'leopold.js');
   // A copy torn by a concurrent build elsewhere fails here, loudly, not in a test.
   execFileSync(process.execPath, [copy, '--version'], { stdio: 'pipe' });
@@ -90,12 +89,12 @@ export function leopold(bin: string, cwd: string, args: string[]): { code: numbe
 }
 
 /**
- * Builds dist/ and copies a hook's two entry points into `work`: the standalone
+ * Copies a hook's two entry points into `work`: the standalone
  * `dist/hooks/<hook>.js` (what `leopold init` registers) and `dist/leopold.js hook <hook>`.
  * Returns the argv after `node` for each, keyed by how a test names it.
  */
 export async function builtHook(work: string, hook: 'guard' | 'stop'): Promise<Record<string, string[]>> {
-  await buildDist({ into: work, files: ['leopold.js', `hooks/${hook}.js`] });
+  await copyDist({ into: work, files: ['leopold.js', `hooks/${hook}.js`] });
   return {
     [`dist/hooks/${hook}.js`]: [join(work, `${hook}.js`)],
     [`dist/leopold.js hook ${hook}`]: [join(work, 'leopold.js'), 'hook', hook],

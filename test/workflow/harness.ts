@@ -9,7 +9,7 @@ export const MISSION = '# Mission\n\nCount words.\n';
 
 let bundle: string | null = null;
 
-/** The runtime bundle as `npm run build` makes it (built once per file, under the shared lock). */
+/** The runtime bundle as `npm run build` makes it (copied once per file, under the shared lock). */
 export async function runtimeBundle(): Promise<string> {
   bundle ??= (await builtLeopold()).bundle;
   return bundle;
