@@ -7,6 +7,7 @@ import { SCRIPT_PATH } from '../../compiler/emit/index.js';
 import { afterAll, beforeAll } from 'vitest';
 import { runWorkflowScript, type HostRun } from '../../runtime/host/index.js';
 import {
+  clientJournal,
   findClaudeBinary,
   parseModelScript,
   runClient,
@@ -147,7 +148,7 @@ export interface RealRun {
   client: ClientRun;
   log: ModelLogEntry[];
   results: unknown[];
-  /** Each workflow subagent, in the order of its first request: its key (label), StructuredOutput schema and structured-answer attempts. */
+  /** Each workflow subagent in call order (see inCallOrder): its key (label), StructuredOutput schema and structured-answer attempts. */
   agents: AgentSeen[];
   /** Each main-thread request's messages, as JSON text (what the model was shown). */
   mainTexts: string[];
@@ -188,6 +189,22 @@ function agentToolResults(requests: readonly { agentId: string | null; body: Mes
   return out;
 }
 
+/**
+ * `agents` (in the order of their first request) in the order the workflow called them, as
+ * the client's own journal numbers them. Agents called together (a review fan-out) reach
+ * the model in whatever order the machine's load gives; agents that share a label run one
+ * after another, so the n-th of a label is the journal's n-th. Agents the journal does not
+ * show keep their place after the ones it does.
+ */
+function inCallOrder(agents: AgentSeen[], client: ClientRun): AgentSeen[] {
+  const calls = new Map<string, number[]>();
+  clientJournal(client).agents.forEach((agent, at) => {
+    if (agent.label !== null) calls.set(agent.label, [...(calls.get(agent.label) ?? []), at]);
+  });
+  const position = agents.map((agent) => calls.get(agent.key)?.shift() ?? Number.MAX_SAFE_INTEGER);
+  return agents.map((agent, at) => ({ agent, at })).sort((a, b) => (position[a.at] as number) - (position[b.at] as number) || a.at - b.at).map(({ agent }) => agent);
+}
+
 /** Runs the real client in the project against the scripted model. */
 export async function runReal(project: Project, options: RealOptions): Promise<RealRun> {
   if (!CLAUDE) throw new Error('the Claude Code client is not installed (npm ci installs the pinned @anthropic-ai/claude-code)');
@@ -218,7 +235,10 @@ export async function runReal(project: Project, options: RealOptions): Promise<R
       client,
       log,
       results: [...server.model.workflowResults],
-      agents: [...firsts.values()].map((entry) => ({ key: entry.key, schema: entry.schema, attempts: entry.attempts })),
+      agents: inCallOrder(
+        [...firsts.values()].map((entry) => ({ key: entry.key, schema: entry.schema, attempts: entry.attempts })),
+        client,
+      ),
       mainTexts: server.requests.filter((r) => r.agentId === null).map((r) => JSON.stringify(r.body.messages)),
       agentToolResults: agentToolResults(server.requests),
       wallMs: Date.now() - started,
