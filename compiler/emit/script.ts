@@ -2,7 +2,8 @@ import { HOST_SCRIPT_MAX_BYTES } from './check/limits.js';
 import type { WorkflowMeta } from './check/meta-schema.js';
 import type { ScriptHead } from './check/script-head.js';
 import { stagesOf } from '../../runtime/routing/stages.js';
-import { embeddedPlanJson, type CompiledPlan } from './schema.js';
+import { compactPlan } from '../../runtime/plan/compact.js';
+import type { CompiledPlan } from './schema.js';
 
 /** The saved workflow's name (SPEC-PLAN §6): not `leopold-run` (the in-session skill) nor `leopold-workflow` (the launcher). */
 export const WORKFLOW_NAME = 'leopold-workflow-run';
@@ -39,12 +40,15 @@ export function scriptAround(head: ScriptHead, runtimeBundle: string): string {
 /**
  * What varies per plan, first in the script: header comment lines, meta (a pure JSON
  * literal), the plan as data (items without their defaults). The values are kept beside
- * their lines so the per-plan check reads them without parsing the script.
+ * their lines so the per-plan check reads them without parsing the script. `compiled` is
+ * buildCompiledPlan's output, which CompiledPlanSchema parsed on the way out: its keys are
+ * already in schema order, so it is not parsed again here (embeddedPlanJson does, for a
+ * plan from anywhere else).
  */
 export function scriptHead(compiled: CompiledPlan): ScriptHead {
   const comments = header(compiled);
   const meta = metaOf(compiled);
-  return { lines: [...comments, `export const meta = ${JSON.stringify(meta)};`, `const PLAN = ${embeddedPlanJson(compiled)};`], comments: comments.length, meta };
+  return { lines: [...comments, `export const meta = ${JSON.stringify(meta)};`, `const PLAN = ${JSON.stringify(compactPlan(compiled))};`], comments: comments.length, meta };
 }
 
 /**
