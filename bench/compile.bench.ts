@@ -1,3 +1,4 @@
+import { assertRuntimeBundle } from '../compiler/emit/runtime-bundle.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,8 @@ import { writeFileAtomic } from '../runtime/fs/atomic.js';
 // `npm run bench` just built. Numbers compare within one run on one machine.
 
 const bundle = readFileSync(new URL('../dist/workflow-runtime.js', import.meta.url), 'utf8');
+// Checked with the script template once, as `leopold compile` does for a bundle without its build hash.
+assertRuntimeBundle(bundle);
 const bundleBytes = Buffer.byteLength(bundle, 'utf8');
 const out = mkdtempSync(join(tmpdir(), 'leopold-compile-bench-'));
 const options: CompileOptions = {

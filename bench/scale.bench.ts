@@ -1,3 +1,4 @@
+import { assertRuntimeBundle } from '../compiler/emit/runtime-bundle.js';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { largestFitting } from './fits.js';
 import { generateChecklist, generatePlan } from './plans.js';
 import type { BenchTable } from './run.js';
 import { compile, type CompileOptions } from '../compiler/index.js';
-import { checkEmittedScript } from '../compiler/emit/index.js';
+import { checkEmittedScript } from '../compiler/emit/emitted-check.js';
 import { runWorkflowScript, type HostRun } from '../runtime/host/index.js';
 import type { WorkflowResult } from '../runtime/workflow/index.js';
 
@@ -18,6 +19,8 @@ import type { WorkflowResult } from '../runtime/workflow/index.js';
 
 const here = resolve(fileURLToPath(new URL('.', import.meta.url)));
 const bundle = readFileSync(join(dist, 'workflow-runtime.js'), 'utf8');
+// Checked with the script template once, as `leopold compile` does for a bundle without its build hash.
+assertRuntimeBundle(bundle);
 const options = (guardrails: string): CompileOptions => ({
   file: '.leopold/PLAN.md',
   mission: '# Mission\n\nShip the generated plan.\n',

@@ -1,8 +1,9 @@
+import { assertRuntimeBundle } from '../compiler/emit/runtime-bundle.js';
 import { readFileSync } from 'node:fs';
 import type { BenchTable } from './run.js';
 import { generateChecklist as checklist, generatePlan } from './plans.js';
 import { compile } from '../compiler/index.js';
-import { checkEmittedScript } from '../compiler/emit/index.js';
+import { checkEmittedScript } from '../compiler/emit/emitted-check.js';
 import { runWorkflowScript } from '../runtime/host/index.js';
 
 // Simulated run time of the emitted script in the stand-in host (runtime/host) with
@@ -11,6 +12,8 @@ import { runWorkflowScript } from '../runtime/host/index.js';
 // script. Agents cost nothing real, so ms/agent is the loop's overhead per agent.
 
 const bundle = readFileSync(new URL('../dist/workflow-runtime.js', import.meta.url), 'utf8');
+// Checked with the script template once, as `leopold compile` does for a bundle without its build hash.
+assertRuntimeBundle(bundle);
 
 function scriptFor(plan: string, guardrails: string): string {
   const result = compile(plan, {

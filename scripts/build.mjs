@@ -95,12 +95,16 @@ function packagesLoadedWith(metafile, source) {
 }
 // What the scribes' commands must not load on their cold start (bench/cold-start.bench.ts):
 // neither of them the Markdown parser (plan tick loads it only when PLAN.md's parse is not
-// cached: runtime/plan/items-cache.ts), zod or commander. An import that
-// pulls one in fails the build here instead of slowing every scribe write unnoticed.
+// cached: runtime/plan/items-cache.ts), zod or commander. Nor does compile load a
+// JavaScript parser: the runtime bundle and the script template are checked in full below,
+// once, and compile checks only the head each plan puts into the script
+// (compiler/emit/check/script-head.ts). An import that pulls one in fails the build here
+// instead of slowing every scribe write, or every compile, unnoticed.
 for (const [source, banned] of [
   ['compiler/cli/bin.ts', ['zod', 'commander', 'unified', 'ajv', 'acorn']],
   ['compiler/cli/commands/record.ts', ['zod', 'commander', 'unified', 'remark-parse', 'ajv', 'acorn']],
   ['compiler/cli/commands/plan.ts', ['zod', 'commander', 'unified', 'remark-parse', 'ajv', 'acorn']],
+  ['compiler/cli/commands/compile.ts', ['acorn', 'acorn-walk', 'commander', 'ajv']],
 ]) {
   const loaded = banned.filter((name) => packagesLoadedWith(cli.metafile, source).has(name));
   if (loaded.length > 0) throw new Error(`${source} loads ${loaded.join(', ')} on its cold start (see scripts/build.mjs)`);
@@ -149,10 +153,12 @@ await build({
   charset: 'ascii',
 });
 
-// The bundle against the host contract, checked here once instead of on every compile
+// The bundle and the script template around it against the host contract, checked here once
+// instead of on every compile, in scripts emitted for probe plans full of hostile strings
 // (compiler/emit/runtime-bundle.ts): a violation fails the build. The hash of the checked
-// bundle goes beside it; `leopold compile` finds the same hash and checks only the script
-// around the bundle. A bundle edited after the build no longer matches and is checked in full.
+// bundle goes beside it; `leopold compile` finds the same hash and checks only the head each
+// plan puts into the script. A bundle edited after the build no longer matches and is
+// checked in full, with acorn loaded only then.
 const checker = await build({ ...NODE, entryPoints: ['compiler/emit/runtime-bundle.ts'], write: false, plugins: [zodWithoutLocales] });
 const { runtimeBundleProblems } = await import(`data:text/javascript;base64,${Buffer.from(checker.outputFiles[0].text).toString('base64')}`);
 const runtimeBundle = readFileSync(resolve(root, 'dist/workflow-runtime.js'), 'utf8');

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { BRIEF_FILES } from '../brief/load.js';
 import { readOptionalTextFile, readTextFile } from '../brief/read-text.js';
 import { LeopoldError } from '../diagnostics/diagnostic.js';
-import { trustRuntimeBundle } from '../emit/runtime-bundle.js';
+import { runtimeBundleComplies, trustRuntimeBundle } from '../emit/vetted-bundles.js';
 import type { CompileOptions } from '../index.js';
 import { resolvePlanPath, shownPath } from './io.js';
 
@@ -64,8 +64,20 @@ function readRuntimeBundle(): string {
   return bundle;
 }
 
+/**
+ * Makes sure compile() may use the runtime bundle: one the build checked (its hash matched
+ * in readCompileOptions) is used as is; any other is checked here, with the template, in
+ * full (runtime-bundle.ts, which loads acorn only then). Throws a LeopoldError naming the
+ * violations when it breaks the host contract.
+ */
+export async function vetRuntimeBundle(options: CompileOptions): Promise<void> {
+  if (runtimeBundleComplies(options.runtimeBundle)) return;
+  const { assertRuntimeBundle } = await import('../emit/runtime-bundle.js');
+  assertRuntimeBundle(options.runtimeBundle);
+}
+
 // The hash scripts/build.mjs wrote beside the bundle it checked against the host contract;
-// a bundle without one (or changed since) is checked on first use instead.
+// a bundle without one (or changed since) is checked by vetRuntimeBundle instead.
 function builtHash(bundlePath: string): string | null {
   try {
     return readFileSync(`${bundlePath}.sha256`, 'utf8').trim();

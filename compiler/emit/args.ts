@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CompiledPlanSchema, stableStringify, type CompiledPlan } from './schema.js';
+import { CompiledPlanSchema, type CompiledPlan } from './schema.js';
 
 /**
  * `.leopold/workflow-args.json`: the args payload Leopold's own workflow takes
@@ -17,7 +17,12 @@ export const WorkflowArgsSchema = z.strictObject({
 });
 export type WorkflowArgs = z.infer<typeof WorkflowArgsSchema>;
 
-/** The args file's text: 2-space JSON in schema key order, with a final newline. */
+/**
+ * The args file's text: 2-space JSON in schema key order, with a final newline. `compiled`
+ * is buildCompiledPlan's output (parsed by CompiledPlanSchema, keys in schema order) and the
+ * args object is written in WorkflowArgsSchema's order, so it is not parsed again; a test
+ * holds the text equal to stableStringify's.
+ */
 export function renderWorkflowArgs(compiled: CompiledPlan): string {
   const args: WorkflowArgs = {
     mission: compiled.mission,
@@ -28,5 +33,5 @@ export function renderWorkflowArgs(compiled: CompiledPlan): string {
     autonomy: compiled.autonomy,
     graph: compiled.graph,
   };
-  return `${stableStringify(WorkflowArgsSchema, args, 2)}\n`;
+  return `${JSON.stringify(args, null, 2)}\n`;
 }

@@ -1,16 +1,18 @@
 // The emit phase: CompiledPlan → workflow script + args file, checked against the host contract.
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { renderWorkflowArgs } from './args.js';
-import { assertWorkflowScript, checkWorkflowScript, HOST_CONTRACT_CODES } from './check/index.js';
-import { runtimeBundleProblems } from './runtime-bundle.js';
-import { emitScript, emitScriptWithoutBundle, SCRIPT_PATH, scriptSize } from './script.js';
+import { HOST_CONTRACT_CODES } from './check/codes.js';
+import { throwOnViolations } from './check/host-violation.js';
+import { checkScriptHead } from './check/script-head.js';
+import { scriptAround, scriptHead, SCRIPT_PATH, scriptSize } from './script.js';
 import type { CompiledPlan } from './schema.js';
+import { runtimeBundleComplies } from './vetted-bundles.js';
 
 export { buildCompiledPlan, briefText, declaresGraph, sha256, type CompiledPlanInput } from './compiled-plan.js';
 export { renderWorkflowArgs, WorkflowArgsSchema, type WorkflowArgs } from './args.js';
-export { bundleProbeScript, emitScript, emitScriptWithoutBundle, metaOf, RUNTIME_GLOBAL, SCRIPT_PATH, scriptSize, WORKFLOW_NAME } from './script.js';
+export { emitScript, metaOf, RUNTIME_GLOBAL, SCRIPT_PATH, scriptAround, scriptHead, scriptSize, WORKFLOW_NAME } from './script.js';
 export { CompiledPlanSchema, embeddedPlanJson, stableStringify, type CompiledPlan } from './schema.js';
-export { runtimeBundleComplies, runtimeBundleProblems, trustRuntimeBundle } from './runtime-bundle.js';
+export { runtimeBundleComplies, trustRuntimeBundle } from './vetted-bundles.js';
 
 /** The two emitted files' contents, or the one reason there are none. */
 export type Emitted =
@@ -20,16 +22,20 @@ export type Emitted =
 /**
  * Emits the workflow script and the args file for a CompiledPlan. A script over the host's
  * 512 KiB limit is a plan error (`host-contract/size`, naming the size and the limit, at
- * line 1 of `planFile`); any other host-contract violation is a Leopold bug and throws
- * (assertWorkflowScript), because it runs on every emit. A runtime bundle that complies by
- * itself (runtime-bundle.ts) is not checked again: only the script around it is.
+ * line 1 of `planFile`). The runtime bundle must be one checked with the template already
+ * (runtimeBundleComplies: at build time, or assertRuntimeBundle in runtime-bundle.ts); then
+ * only the head this plan puts into the script is checked (checkScriptHead), and a
+ * violation there is a Leopold bug and throws.
  */
 export function emitWorkflow(compiled: CompiledPlan, runtimeBundle: string, planFile: string): Emitted {
-  const script = emitScript(compiled, runtimeBundle);
+  const head = scriptHead(compiled);
+  const script = scriptAround(head, runtimeBundle);
   const size = scriptSize(script);
   if (!size.fits) return { ok: false, diagnostic: tooLarge(size.bytes, size.limit, planFile, compiled) };
-  if (runtimeBundleProblems(runtimeBundle).length === 0) assertWorkflowScript(emitScriptWithoutBundle(compiled, runtimeBundle), SCRIPT_PATH);
-  else assertWorkflowScript(script, SCRIPT_PATH);
+  if (!runtimeBundleComplies(runtimeBundle)) {
+    throw new Error('the workflow runtime bundle has not been checked against the host contract; call assertRuntimeBundle (compiler/emit/runtime-bundle.ts) first');
+  }
+  throwOnViolations(checkScriptHead(head, SCRIPT_PATH));
   remember(script);
   return { ok: true, script, argsJson: renderWorkflowArgs(compiled), bytes: size.bytes };
 }
@@ -42,13 +48,9 @@ function remember(script: string): void {
   if (emitted.length > 4) emitted.shift();
 }
 
-/**
- * checkWorkflowScript, without a second parse for a script this process has just emitted
- * (emitWorkflow checked it and found nothing): `leopold simulate` hands it to the stand-in
- * host's loader, which then parses it once, for itself.
- */
-export function checkEmittedScript(source: string, file: string): Diagnostic[] {
-  return emitted.includes(source) ? [] : checkWorkflowScript(source, file);
+/** True for a script this process emitted (and checked) recently: simulate skips its second parse (emitted-check.ts). */
+export function wasEmitted(script: string): boolean {
+  return emitted.includes(script);
 }
 
 function tooLarge(bytes: number, limit: number, file: string, compiled: CompiledPlan): Diagnostic {

@@ -1,59 +1,91 @@
-import * as acorn from 'acorn';
-import { HOST_PARSE_OPTIONS } from '../../runtime/host/parse-options.js';
+import { LeopoldError } from '../diagnostics/diagnostic.js';
 import { checkWorkflowScript } from './check/index.js';
-import { bundleProbeScript, embeddableBundle, RUNTIME_GLOBAL } from './script.js';
+import { COMPILED_PLAN_VERSION, type CompiledPlan } from './schema.js';
+import { emitScript } from './script.js';
+import { runtimeBundleComplies, trustRuntimeBundle } from './vetted-bundles.js';
 
-// The runtime bundle (dist/workflow-runtime.js) is 71 KB of every emitted script and the
-// same on every compile, so it is checked against the host contract once, by itself:
-// scripts/build.mjs does it when it builds the bundle, and a process handed a bundle it
-// has not seen checks it on first use. After that a compile checks only what changes per
-// plan: meta, the plan and the call, around a one-line stand-in for the bundle
-// (emitScriptWithoutBundle). The stand-in is faithful because the bundle must be one
-// statement, `var leopoldWorkflow = …;`: it adds no other name to the script's scope and
-// ends its own statement. A bundle that is not (a test's hand-made one) is simply checked
-// inside every script, as before.
+// The runtime bundle (dist/workflow-runtime.js) is most of every emitted script and the
+// same on every compile; the template around it (script.ts) is fixed text with the plan's
+// data in JSON literals and a header comment. So the bundle and the template are checked
+// against the host contract in full once, together, in scripts emitted for probe plans
+// whose every string is hostile (line terminators, ESC, quotes, comment ends, clock and
+// import calls): scripts/build.mjs does it when it builds the bundle, and the CLI for a
+// bundle whose hash it does not know. After that a compile checks only the head each plan
+// puts into the script (check/script-head.ts), without parsing.
 
-const complying = new Set<string>();
+/** Every character and spelling that would escape a literal or a comment, or break a rule, if emitted raw. */
+const HOSTILE = [
+  'ESC \u001b CR \r LF \n CRLF \r\n LS \u2028 PS \u2029 NUL \u0000 TAB \t DEL \u007f',
+  `quotes " ' \` \${x} backslash \\ slash-star */ /* <!-- --> </script>`,
+  'Date.now() Math.random() new Date() import("node:fs") require("fs") __wRg$x meta',
+].join(' | ');
+
+function probeItem(index: number, extra: Partial<CompiledPlan['items'][number]>): CompiledPlan['items'][number] {
+  return {
+    id: `i${index}`,
+    index,
+    text: `${HOSTILE} (item ${index})`,
+    kind: 'work',
+    label: null,
+    command: null,
+    deps: [],
+    needs: [],
+    emits: [],
+    routes: [],
+    scenarios: [HOSTILE],
+    writes: [HOSTILE],
+    done: false,
+    effort: 'high',
+    critical: true,
+    sensitive: true,
+    ...extra,
+  };
+}
 
 /**
- * Why the runtime bundle cannot be checked once for every compile: its host-contract
- * violations in a script of its own (bundleProbeScript; lines count from that script's
- * two-line head), or a shape the stand-in does not stand for. Empty when it complies, and
- * then it is remembered for this process.
+ * The probe plans: a plain checklist and a routed graph (their meta phases differ), with
+ * hostile text in every string the script embeds: path, mission, charter, rules, items.
  */
-export function runtimeBundleProblems(runtimeBundle: string): string[] {
-  if (complying.has(runtimeBundle)) return [];
-  const violations = checkWorkflowScript(bundleProbeScript(runtimeBundle), 'workflow-runtime probe');
-  if (violations.length > 0) return violations.map((v) => `${v.file}:${v.line}:${v.column}: ${v.code}: ${v.message}`);
-  const shape = shapeProblem(embeddableBundle(runtimeBundle));
-  if (shape) return [shape];
-  complying.add(runtimeBundle);
-  return [];
-}
-
-/** True once this bundle is known to comply (runtimeBundleProblems found none, or trustRuntimeBundle). */
-export function runtimeBundleComplies(runtimeBundle: string): boolean {
-  return complying.has(runtimeBundle);
-}
+export const PROBE_PLANS: readonly CompiledPlan[] = [false, true].map((graph) => ({
+  version: COMPILED_PLAN_VERSION,
+  // A backslash is the one character the schema keeps out of a path.
+  source: { plan: `plans/${HOSTILE.replaceAll('\\', '/')}/PLAN.md`, sha256: '0'.repeat(64) },
+  mission: `# ${HOSTILE}\n\n${HOSTILE}`,
+  charter: `## Never\n\n- ${HOSTILE}`,
+  charterRules: [HOSTILE],
+  maxReviewRounds: 2,
+  autonomy: 'full',
+  limits: { maxIterations: 50, maxFailures: 3, maxNoProgress: 5 },
+  items: graph
+    ? [
+        probeItem(1, { id: HOSTILE, emits: [{ key: 'k', value: HOSTILE }] }),
+        probeItem(2, { kind: 'tool', label: HOSTILE, command: HOSTILE, deps: [1], needs: ['k'], routes: [{ when: 'fail', kind: 'status', target: 1 }] }),
+        probeItem(3, { done: true }),
+      ]
+    : [probeItem(1, {}), probeItem(2, { done: true })],
+  waves: graph ? [[1], [2]] : [[1]],
+  graph,
+}));
 
 /**
- * Records that `runtimeBundle` complies without checking it: for the CLI, when the bundle's
- * hash is the one scripts/build.mjs wrote after its own check.
+ * Why the runtime bundle and the script template cannot be trusted for every compile: the
+ * host-contract violations of the scripts `emit` makes for the probe plans (positions are
+ * in those scripts). Empty when they comply, and then the bundle is remembered for this
+ * process (vetted-bundles.ts). `emit` is the real template but for tests of this check.
  */
-export function trustRuntimeBundle(runtimeBundle: string): void {
-  complying.add(runtimeBundle);
+export function runtimeBundleProblems(runtimeBundle: string, emit: typeof emitScript = emitScript): string[] {
+  const real = emit === emitScript;
+  if (real && runtimeBundleComplies(runtimeBundle)) return [];
+  const problems = PROBE_PLANS.flatMap((plan, n) =>
+    checkWorkflowScript(emit(plan, runtimeBundle), `probe-${n + 1}.js`).map((v) => `${v.file}:${v.line}:${v.column}: ${v.code}: ${v.message}`),
+  );
+  if (problems.length === 0 && real) trustRuntimeBundle(runtimeBundle);
+  return [...new Set(problems)];
 }
 
-// The stand-in's premise: exactly one top-level statement, `var leopoldWorkflow = …;`.
-function shapeProblem(body: string): string | null {
-  const program = acorn.parse(body, HOST_PARSE_OPTIONS);
-  const only = program.body.length === 1 ? program.body[0] : undefined;
-  const declares =
-    only?.type === 'VariableDeclaration' &&
-    only.kind === 'var' &&
-    only.declarations.length === 1 &&
-    only.declarations[0]?.id.type === 'Identifier' &&
-    only.declarations[0].id.name === RUNTIME_GLOBAL;
-  if (declares && body.trimEnd().endsWith(';')) return null;
-  return `the runtime bundle has ${program.body.length} top-level statement(s); expected exactly one, \`var ${RUNTIME_GLOBAL} = …;\``;
+/** Throws a LeopoldError naming every problem when the bundle cannot be used (runtimeBundleProblems). */
+export function assertRuntimeBundle(runtimeBundle: string): void {
+  const problems = runtimeBundleProblems(runtimeBundle);
+  if (problems.length === 0) return;
+  throw new LeopoldError(`the workflow runtime bundle breaks the Claude Code host contract (CLAUDE-CODE.md §1–2); rebuild it with npm run build:\n${problems.map((p) => `  ${p}`).join('\n')}`);
 }

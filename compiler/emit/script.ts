@@ -1,6 +1,9 @@
-import { HOST_SCRIPT_MAX_BYTES, type WorkflowMeta } from './check/index.js';
+import { HOST_SCRIPT_MAX_BYTES } from './check/limits.js';
+import type { WorkflowMeta } from './check/meta-schema.js';
+import type { ScriptHead } from './check/script-head.js';
 import { stagesOf } from '../../runtime/routing/stages.js';
-import { embeddedPlanJson, type CompiledPlan } from './schema.js';
+import { compactPlan } from '../../runtime/plan/compact.js';
+import type { CompiledPlan } from './schema.js';
 
 /** The saved workflow's name (SPEC-PLAN §6): not `leopold-run` (the in-session skill) nor `leopold-workflow` (the launcher). */
 export const WORKFLOW_NAME = 'leopold-workflow-run';
@@ -21,40 +24,31 @@ const CALL = `return await ${RUNTIME_GLOBAL}.run(PLAN, typeof args === 'undefine
  * bytes. Size and the host contract are checked by the caller (compile).
  */
 export function emitScript(compiled: CompiledPlan, runtimeBundle: string): string {
-  return scriptAround(scriptHead(compiled), embeddableBundle(runtimeBundle));
+  return scriptAround(scriptHead(compiled), runtimeBundle);
 }
 
 /**
- * The emitted script with the runtime bundle's text replaced by a stand-in: one statement
- * declaring the same global, padded with newlines so that every line after it keeps its
- * number. What compile checks against the host contract for each plan once the bundle is
- * known to comply by itself (runtime-bundle.ts): the bundle is the same on every compile.
+ * The script around a head: the head's lines, the runtime bundle, the call. Everything but
+ * the head's data is fixed text, which is why compile checks only the head per plan
+ * (check/script-head.ts) once the template and the bundle passed the full check together
+ * (runtime-bundle.ts).
  */
-export function emitScriptWithoutBundle(compiled: CompiledPlan, runtimeBundle: string): string {
-  const lines = embeddableBundle(runtimeBundle).split('\n').length;
-  return scriptAround(scriptHead(compiled), `var ${RUNTIME_GLOBAL} = {};${'\n'.repeat(lines - 1)}`);
+export function scriptAround(head: ScriptHead, runtimeBundle: string): string {
+  return [...head.lines, embeddableBundle(runtimeBundle), CALL, ''].join('\n');
 }
 
 /**
- * The runtime bundle in a script of its own: a plain meta and an empty plan around it, the
- * same call after it. How the bundle is checked against the host contract by itself.
+ * What varies per plan, first in the script: header comment lines, meta (a pure JSON
+ * literal), the plan as data (items without their defaults). The values are kept beside
+ * their lines so the per-plan check reads them without parsing the script. `compiled` is
+ * buildCompiledPlan's output, which CompiledPlanSchema parsed on the way out: its keys are
+ * already in schema order, so it is not parsed again here (embeddedPlanJson does, for a
+ * plan from anywhere else).
  */
-export function bundleProbeScript(runtimeBundle: string): string {
-  const meta = { name: WORKFLOW_NAME, description: 'The workflow runtime bundle, checked by itself.', phases: [] };
-  return scriptAround([`export const meta = ${JSON.stringify(meta)};`, 'const PLAN = {};'], embeddableBundle(runtimeBundle));
-}
-
-// Header comment, meta first (a pure JSON literal), the plan as data (items without their defaults).
-function scriptHead(compiled: CompiledPlan): string[] {
-  return [
-    ...header(compiled),
-    `export const meta = ${JSON.stringify(metaOf(compiled))};`,
-    `const PLAN = ${embeddedPlanJson(compiled)};`,
-  ];
-}
-
-function scriptAround(head: readonly string[], body: string): string {
-  return [...head, body, CALL, ''].join('\n');
+export function scriptHead(compiled: CompiledPlan): ScriptHead {
+  const comments = header(compiled);
+  const meta = metaOf(compiled);
+  return { lines: [...comments, `export const meta = ${JSON.stringify(meta)};`, `const PLAN = ${JSON.stringify(compactPlan(compiled))};`], comments: comments.length, meta };
 }
 
 /**

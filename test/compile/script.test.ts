@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { compile, type CompileOptions } from '../../compiler/index.js';
 import { checkWorkflowScript, HOST_SCRIPT_MAX_BYTES } from '../../compiler/emit/check/index.js';
 import { embeddedPlanJson, emitScript, WORKFLOW_NAME, type CompiledPlan } from '../../compiler/emit/index.js';
+import { assertRuntimeBundle } from '../../compiler/emit/runtime-bundle.js';
 import { runWorkflowScript } from '../../runtime/host/index.js';
 import type { EmbeddedPlan } from '../../runtime/workflow/index.js';
 import { briefOptions, builtLeopold } from './harness.js';
@@ -98,7 +99,8 @@ describe('the emitted script', () => {
 
   it('fails loudly (throws) when the runtime bundle would break the host contract', () => {
     const bad = `var leopoldWorkflow = { run: () => Date.now() };\n`;
-    expect(() => compile('- [ ] A\n', options({ runtimeBundle: bad }))).toThrow(/host contract.*date-now/s);
+    expect(() => assertRuntimeBundle(bad)).toThrow(/host contract.*date-now/s);
+    expect(() => compile('- [ ] A\n', options({ runtimeBundle: bad }))).toThrow(/not been checked against the host contract/);
     expect(() => emitScript(compiled('- [ ] A\n').compiled, 'var other = 1;')).toThrow(/does not define leopoldWorkflow/);
   });
 });

@@ -7,6 +7,7 @@ import {
   type CompiledPlan,
   type GraphNode,
 } from '../../compiler/emit/schema.js';
+import { embeddedPlanJson, renderWorkflowArgs, scriptHead, WorkflowArgsSchema } from '../../compiler/emit/index.js';
 
 const node: GraphNode = {
   id: 'i2',
@@ -120,5 +121,26 @@ describe('stableStringify', () => {
 
   it('throws on an invalid value instead of emitting it', () => {
     expect(() => stableStringify(CompiledPlanSchema, { ...plan, autonomy: 'never' } as never)).toThrow();
+  });
+});
+
+describe('the emit path writes the parsed plan without parsing it again', () => {
+  // buildCompiledPlan parses its output with CompiledPlanSchema once; the script's PLAN
+  // and the args file are then written from it directly. Their bytes must be what parsing
+  // again would give, whatever order the plan was built in.
+  const reversedKeys = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(reversedKeys)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversedKeys(v)]))
+        : value;
+
+  it('PLAN in the script head is embeddedPlanJson, the args file stableStringify of WorkflowArgsSchema', () => {
+    const built = CompiledPlanSchema.parse(reversedKeys(plan));
+    const planLine = scriptHead(built).lines.find((line) => line.startsWith('const PLAN = '));
+    expect(planLine).toBe(`const PLAN = ${embeddedPlanJson(reversedKeys(plan) as CompiledPlan)};`);
+    const { mission, charter, maxReviewRounds, items, waves, autonomy, graph } = reversedKeys(plan) as CompiledPlan;
+    const args = { mission, charter, maxReviewRounds, items, waves, autonomy, graph };
+    expect(renderWorkflowArgs(built)).toBe(`${stableStringify(WorkflowArgsSchema, args, 2)}\n`);
   });
 });

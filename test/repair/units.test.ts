@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzePlan, compile } from '../../compiler/index.js';
+import { assertRuntimeBundle } from '../../compiler/emit/runtime-bundle.js';
 import { repairPersona, repairPrompt, reversalOf, unifiedDiff } from '../../compiler/repair/index.js';
 
 describe('unifiedDiff', () => {
@@ -64,6 +65,8 @@ describe('repairPersona', () => {
 
 describe('compile() and repair', () => {
   const base = { file: '.leopold/PLAN.md', mission: '', charter: '', guardrails: '', runtimeBundle: 'var leopoldWorkflow = { run: async () => null };\n' };
+  // A stand-in bundle: checked with the template first, as compile() requires.
+  assertRuntimeBundle(base.runtimeBundle);
   const broken = '- [ ] @gate A\n  @on fail -> 7\n- [ ] B\n';
   const answer = '```leopold-amend\nROUTE 1 fail -> 2\n```\n';
 

@@ -15,7 +15,7 @@ import { appendDecisions } from '../../../runtime/decisions/index.js';
 import { writeFilesAtomic } from '../../../runtime/fs/atomic.js';
 import { readState } from '../../../runtime/state/index.js';
 import { amendPlanFile, type AmendFileResult } from '../amend-plan-file.js';
-import { planLayout, readCompileOptions, type PlanLayout } from '../compile-inputs.js';
+import { planLayout, readCompileOptions, vetRuntimeBundle, type PlanLayout } from '../compile-inputs.js';
 import { endQuietlyOnBrokenPipe, shownPath } from '../io.js';
 import { parseProgress, SILENT_PROGRESS } from '../progress.js';
 import { fromRepositoryRoot, repositoryRoot, StderrReport } from '../report.js';
@@ -93,6 +93,7 @@ export function registerCompile(program: Command): void {
       const layout = layoutOf(plan, cwd);
       const text = readTextFile(layout.planShown, 'plan file');
       const base = readCompileOptions(layout, cwd, opts.autonomy);
+      await vetRuntimeBundle(base);
       const sources = new Map([
         [layout.planShown, text],
         [base.guardrailsFile!, base.guardrails],

@@ -4,14 +4,15 @@ import { parseOptions, wholeNumberOption } from '../../brief/options.js';
 import { readTextFile } from '../../brief/read-text.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { renderDiagnostics } from '../../diagnostics/render.js';
-import { checkEmittedScript, SCRIPT_PATH } from '../../emit/index.js';
+import { SCRIPT_PATH } from '../../emit/index.js';
+import { checkEmittedScript } from '../../emit/emitted-check.js';
 import { compile } from '../../index.js';
 import { runWorkflowScript, type HostRun } from '../../../runtime/host/index.js';
 import { parseModelScript, type ModelScript } from '../../../runtime/scripted-model/index.js';
 import { rehearseInClaudeCode } from './simulate-claude-code.js';
 import { simulatedTrail } from '../../../runtime/decisions/decided-for-you.js';
 import type { WorkflowResult } from '../../../runtime/workflow/index.js';
-import { planLayout, readCompileOptions } from '../compile-inputs.js';
+import { planLayout, readCompileOptions, vetRuntimeBundle } from '../compile-inputs.js';
 import { endQuietlyOnBrokenPipe } from '../io.js';
 import { EXIT } from '../exit.js';
 
@@ -89,7 +90,9 @@ export async function simulatePlan(
   const planShown = layout.planShown;
   const text = readTextFile(planShown, 'plan file');
   const model = opts.answers === undefined ? parseModelScript([]) : readAnswers(opts.answers);
-  const result = compile(text, readCompileOptions(layout, cwd, opts.autonomy));
+  const options = readCompileOptions(layout, cwd, opts.autonomy);
+  await vetRuntimeBundle(options);
+  const result = compile(text, options);
   if (!result.ok) {
     process.stderr.write(renderDiagnostics(result.diagnostics, 'text', new Map([[planShown, text]])));
     process.stderr.write(`leopold: ${planShown} has errors; nothing was simulated\n`);

@@ -1,4 +1,5 @@
-import { LeopoldError, sortDiagnostics, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { sortDiagnostics, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { throwOnViolations } from './host-violation.js';
 import type { HostContractRule } from './rule.js';
 import { parseScript } from './script.js';
 import { checkAbsentGlobals } from './rules/absent-globals.js';
@@ -14,8 +15,8 @@ import { checkSize } from './rules/size.js';
 import { checkSyntax } from './rules/syntax.js';
 
 export { HOST_CONTRACT_CODES, type HostContractCode } from './codes.js';
-export { HOST_SCRIPT_MAX_BYTES } from './rules/size.js';
-export { WorkflowMetaSchema, type WorkflowMeta } from './rules/meta.js';
+export { HOST_SCRIPT_MAX_BYTES } from './limits.js';
+export { WorkflowMetaSchema, type WorkflowMeta } from './meta-schema.js';
 export { FORBIDDEN_GLOBALS } from './rules/forbidden-globals.js';
 export { ABSENT_GLOBALS } from './rules/absent-globals.js';
 
@@ -45,15 +46,5 @@ export function checkWorkflowScript(source: string, file: string): Diagnostic[] 
  * `leopold compile` runs it on every emit: a violation there is a compiler bug.
  */
 export function assertWorkflowScript(source: string, file: string): void {
-  const violations = checkWorkflowScript(source, file);
-  const first = violations[0];
-  if (!first) return;
-  const listing = violations.map((v) => `  ${v.file}:${v.line}:${v.column}: ${v.code}: ${v.message}`).join('\n');
-  const count = violations.length === 1 ? '1 violation' : `${violations.length} violations`;
-  throw new LeopoldError(
-    `the emitted workflow script breaks the Claude Code host contract (CLAUDE-CODE.md §1–2), ${count}; this is a Leopold bug, please report it:\n${listing}`,
-    first.file,
-    first.line,
-    first.column,
-  );
+  throwOnViolations(checkWorkflowScript(source, file));
 }

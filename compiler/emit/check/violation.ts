@@ -1,11 +1,7 @@
 import * as acorn from 'acorn';
-import { diagnosticFor, type Diagnostic, type Span } from '../../diagnostics/diagnostic.js';
-import { HOST_CONTRACT_CODES, type HostContractCode } from './codes.js';
+import type { Span } from '../../diagnostics/diagnostic.js';
 
-/** A host-contract violation: the shared Diagnostic shape, always an error. */
-export function violation(code: HostContractCode, file: string, span: Span, message: string): Diagnostic {
-  return diagnosticFor(code, { severity: 'error', hint: HOST_CONTRACT_CODES[code].hint }, file, span, message);
-}
+export { violation } from './host-violation.js';
 
 /** The 1-based span of an acorn node (acorn columns are 0-based; endColumn is one past the end). */
 export function spanOfNode(node: { loc?: acorn.SourceLocation | null }): Span {

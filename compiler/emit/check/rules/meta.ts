@@ -1,34 +1,10 @@
 import type * as acorn from 'acorn';
-import { z } from 'zod';
 import type { Diagnostic } from '../../../diagnostics/diagnostic.js';
+import { metaFieldIssues, WorkflowMetaSchema, type WorkflowMeta } from '../meta-schema.js';
 import type { HostContractRule } from '../rule.js';
 import { excerpt, spanOfNode, violation } from '../violation.js';
 
-const nonEmptyString = z.string({ error: 'a non-empty string' }).refine((value) => value.trim().length > 0, {
-  error: 'a non-empty string',
-});
-const optionalString = z.string({ error: 'a string' }).optional();
-
-/** The fields the host reads from `meta` (CLAUDE-CODE.md §1); other keys are left alone. */
-export const WorkflowMetaSchema = z.object(
-  {
-    name: nonEmptyString,
-    description: nonEmptyString,
-    phases: z
-      .array(
-        z.object(
-          { title: z.string({ error: 'a string' }), detail: optionalString, model: optionalString },
-          { error: 'an object { title, detail?, model? }' },
-        ),
-        { error: 'an array of { title, detail?, model? }' },
-      )
-      .optional(),
-    whenToUse: optionalString,
-    title: optionalString,
-  },
-  { error: 'an object' },
-);
-export type WorkflowMeta = z.infer<typeof WorkflowMetaSchema>;
+export { WorkflowMetaSchema, type WorkflowMeta };
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -197,34 +173,6 @@ function nodeAtPath(root: acorn.AnyNode, path: readonly PropertyKey[]): acorn.An
   return node;
 }
 
-function valueAtPath(value: unknown, path: readonly PropertyKey[]): unknown {
-  let current = value;
-  for (const segment of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[segment];
-  }
-  return current;
-}
-
-function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return value.trim() === '' ? 'an empty string' : 'a string';
-  return `a ${typeof value}`;
-}
-
 function fieldProblems(file: string, metaNode: acorn.ObjectExpression, value: unknown): Diagnostic[] {
-  const parsed = WorkflowMetaSchema.safeParse(value);
-  if (parsed.success) return [];
-  return parsed.error.issues.map((issue) => {
-    const where = ['meta', ...issue.path.map((segment) => (typeof segment === 'number' ? `[${segment}]` : `.${String(segment)}`))].join('');
-    const found = describeValue(valueAtPath(value, issue.path));
-    return violation(
-      'host-contract/meta-field',
-      file,
-      spanOfNode(nodeAtPath(metaNode, issue.path)),
-      `found ${found} at ${where}; expected ${issue.message}`,
-    );
-  });
+  return metaFieldIssues(value).map((issue) => violation('host-contract/meta-field', file, spanOfNode(nodeAtPath(metaNode, issue.path)), issue.message));
 }

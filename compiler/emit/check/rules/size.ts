@@ -1,8 +1,8 @@
+import { HOST_SCRIPT_MAX_BYTES } from '../limits.js';
 import type { HostContractRule } from '../rule.js';
 import { spanAt, violation } from '../violation.js';
 
-/** The host's limit on a workflow script (CLAUDE-CODE.md §1). */
-export const HOST_SCRIPT_MAX_BYTES = 524_288;
+export { HOST_SCRIPT_MAX_BYTES };
 
 /** The file as given, in UTF-8 bytes, is at most 512 KiB. Raw bytes, so CRLF counts twice. */
 export const checkSize: HostContractRule = ({ file, source, text }) => {
