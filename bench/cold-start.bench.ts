@@ -1,11 +1,11 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bareNode, coldLatency, dist, type ColdCase } from './cold-process.js';
 import { generateChecklist } from './plans.js';
 import type { BenchTable } from './run.js';
 import { PLAN_CACHE, rememberItems } from '../runtime/plan/items-cache.js';
 import { parsePlan } from '../runtime/plan/parse/index.js';
+import { benchTempDir } from './temp.js';
 
 // The CLI commands as their callers pay for them: a fresh `node dist/leopold.js` process
 // each time (scribes run `record` and `plan tick` on every durable write), beside a bare
@@ -35,7 +35,7 @@ const RECORD = JSON.stringify({
 export default async function coldStartBench(): Promise<BenchTable> {
   // The example brief (an 8-item plan) where the scribes write, and a generated 100-item
   // checklist beside it for the larger tick and for compile.
-  const project = mkdtempSync(join(tmpdir(), 'leopold-bench-cold-'));
+  const project = benchTempDir('leopold-bench-cold-');
   cpSync(EXAMPLE, join(project, '.leopold'), { recursive: true });
   const examplePlanPath = join(project, '.leopold', 'PLAN.md');
   const examplePlan = readFileSync(examplePlanPath, 'utf8');

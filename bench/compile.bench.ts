@@ -1,6 +1,5 @@
 import { assertRuntimeBundle } from '../compiler/emit/runtime-bundle.js';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchTable } from './run.js';
 import { generateChecklist, generatePlan } from './plans.js';
@@ -8,6 +7,7 @@ import { largestFitting } from './fits.js';
 import { compile, type CompileOptions, type CompileResult } from '../compiler/index.js';
 import { HOST_SCRIPT_MAX_BYTES } from '../compiler/emit/check/index.js';
 import { writeFileAtomic } from '../runtime/fs/atomic.js';
+import { benchTempDir } from './temp.js';
 
 // `leopold compile` cost from plan text to written script (parse, graph, classify, emit, the
 // host-contract check, the atomic writes), the script size per plan size, and the largest
@@ -21,7 +21,7 @@ const bundle = readFileSync(new URL('../dist/workflow-runtime.js', import.meta.u
 // Checked with the script template once, as `leopold compile` does for a bundle without its build hash.
 assertRuntimeBundle(bundle);
 const bundleBytes = Buffer.byteLength(bundle, 'utf8');
-const out = mkdtempSync(join(tmpdir(), 'leopold-compile-bench-'));
+const out = benchTempDir('leopold-compile-bench-');
 const options: CompileOptions = {
   file: '.leopold/PLAN.md',
   mission: '# Mission\n\nShip the generated plan.\n',

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeCommand } from '../runtime/hooks/guard/analyze/command.js';
 import { readBounded, resolveLinks } from '../runtime/hooks/guard/fs.js';
@@ -10,6 +9,7 @@ import { ATTACKS, ORDINARY } from '../test/redteam/corpus.js';
 import { seedRedteamRepo } from '../test/redteam/fixture.js';
 import { bareNode, coldLatency, dist, LATENCY_COLUMNS } from './cold-process.js';
 import type { BenchTable } from './run.js';
+import { benchTempDir } from './temp.js';
 
 const ROUNDS = 5;
 const RUNS = 30;
@@ -22,7 +22,7 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
  * built guard's cold-start latency on a benign command against `node -e 0`.
  */
 export default async function guardCorpusBench(): Promise<BenchTable> {
-  const work = realpathSync(mkdtempSync(join(tmpdir(), 'leopold-bench-guard-corpus-')));
+  const work = realpathSync(benchTempDir('leopold-bench-guard-corpus-'));
   const project = join(work, 'project');
   mkdirSync(join(project, '.leopold'), { recursive: true });
   const git = (...args: string[]) => execFileSync('git', args, { cwd: project, stdio: 'ignore', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });

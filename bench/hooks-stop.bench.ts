@@ -1,9 +1,9 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bareNode, coldLatency, dist, LATENCY_COLUMNS, type ColdCase } from './cold-process.js';
 import type { BenchTable } from './run.js';
+import { benchTempDir } from './temp.js';
 
 const here = resolve(fileURLToPath(new URL('.', import.meta.url)));
 const RUNS = 50;
@@ -37,7 +37,7 @@ const STATE = {
 
 /** Stop-hook latency per call: cold `node` processes beside a bare node start, interleaved. */
 export default async function stopHookBench(): Promise<BenchTable> {
-  const project = mkdtempSync(join(tmpdir(), 'leopold-bench-stop-'));
+  const project = benchTempDir('leopold-bench-stop-');
   const leo = join(project, '.leopold');
   mkdirSync(leo);
   // The example brief: a routed plan with a @tool, a @gate and a @human node, and a charter.

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bareNode, coldLatency, dist, LATENCY_COLUMNS, type ColdCase } from './cold-process.js';
 import type { BenchTable } from './run.js';
+import { benchTempDir } from './temp.js';
 
 const RUNS = 50;
 const TARGET = 1.5;
@@ -23,7 +23,7 @@ function input(project: string, command: string): string {
 
 /** PreToolUse guard latency per call: cold `node` processes, interleaved so load drift hits every row alike. */
 export default async function hooksBench(): Promise<BenchTable> {
-  const project = mkdtempSync(join(tmpdir(), 'leopold-bench-hooks-'));
+  const project = benchTempDir('leopold-bench-hooks-');
   mkdirSync(join(project, '.leopold'));
   writeFileSync(join(project, '.leopold', 'state.json'), JSON.stringify({ version: 1, active: true, engine: 'session' }));
   const allowed = input(project, 'npm test 2>&1 | tail -20 && git status --short && git diff --stat');

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchTable } from './run.js';
 import { appendDecisions, planAppend, readDecisions, type DecisionInput } from '../runtime/decisions/index.js';
+import { benchTempDir } from './temp.js';
 
 const bin = resolve(fileURLToPath(new URL('.', import.meta.url)), '../dist/leopold.js');
 const TOTAL = 96; // appends per measurement, split evenly between the writers
@@ -38,7 +38,7 @@ function recordOnce(cwd: string, title: string): Promise<void> {
 
 // `writers` loops running at once, each appending in sequence; wall time for all of them.
 async function measure(writers: number): Promise<{ perSecond: number; ms: number }> {
-  const project = mkdtempSync(join(tmpdir(), 'leopold-bench-record-'));
+  const project = benchTempDir('leopold-bench-record-');
   mkdirSync(join(project, '.leopold'));
   const each = TOTAL / writers;
   const started = performance.now();
@@ -61,7 +61,7 @@ async function measure(writers: number): Promise<{ perSecond: number; ms: number
 async function measureInProcess(lengths: readonly number[], appends: number): Promise<{ perSecond: number; ms: number }[]> {
   const entry = (title: string): DecisionInput => JSON.parse(payload(title)).decisions[0];
   const dirs = lengths.map((existing) => {
-    const dir = mkdtempSync(join(tmpdir(), 'leopold-bench-append-'));
+    const dir = benchTempDir('leopold-bench-append-');
     if (existing > 0) {
       const filler = Array.from({ length: existing }, (_, i) => entry(`earlier ${i}`));
       writeFileSync(join(dir, 'DECISIONS.md'), planAppend(undefined, filler, new Date('2026-01-01T00:00:00Z')).text);
@@ -87,7 +87,7 @@ async function measureInProcess(lengths: readonly number[], appends: number): Pr
 
 // What the disk allows: one append of an entry's size and its fsync, without the writer.
 function fsyncFloor(appends: number): Rate {
-  const dir = mkdtempSync(join(tmpdir(), 'leopold-bench-fsync-'));
+  const dir = benchTempDir('leopold-bench-fsync-');
   const fd = openSync(join(dir, 'floor'), 'a');
   const bytes = Buffer.alloc(600, 0x61);
   const started = performance.now();

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
+import { removeBenchTempDirs } from './temp.js';
 
 /** What each `bench/*.bench.ts` module's default export returns: one printed table. */
 export interface BenchTable {
@@ -30,6 +31,10 @@ const files = readdirSync(here)
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 for (const file of files) {
-  const mod = (await import(pathToFileURL(join(here, file)).href)) as { default: () => Promise<BenchTable> };
-  printTable(await mod.default());
+  try {
+    const mod = (await import(pathToFileURL(join(here, file)).href)) as { default: () => Promise<BenchTable> };
+    printTable(await mod.default());
+  } finally {
+    removeBenchTempDirs();
+  }
 }

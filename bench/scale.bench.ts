@@ -1,7 +1,6 @@
 import { assertRuntimeBundle } from '../compiler/emit/runtime-bundle.js';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bareNode, coldLatency, dist } from './cold-process.js';
@@ -12,6 +11,7 @@ import { compile, type CompileOptions } from '../compiler/index.js';
 import { checkEmittedScript } from '../compiler/emit/emitted-check.js';
 import { runWorkflowScript, type HostRun } from '../runtime/host/index.js';
 import type { WorkflowResult } from '../runtime/workflow/index.js';
+import { benchTempDir } from './temp.js';
 
 // Issue #13's targets in one table: plans larger than one workflow run, and cost that stays
 // linear. Every figure stands beside its target and is a ratio to, or a time against, a
@@ -53,7 +53,7 @@ function stopHookRows(): { rows: (string | number)[][]; cold: number; warm: numb
     hook: { pending: { item: 1, offset: 0, rescue: false }, waves: null },
   });
   const project = (name: string) => {
-    const root = mkdtempSync(join(tmpdir(), `leopold-bench-scale-${name}-`));
+    const root = benchTempDir(`leopold-bench-scale-${name}-`);
     const leo = join(root, '.leopold');
     mkdirSync(leo);
     for (const f of ['MISSION.md', 'CHARTER.md', 'GUARDRAILS.md']) copyFileSync(join(here, '../fixtures/example/.leopold', f), join(leo, f));
@@ -117,7 +117,7 @@ async function simulateChain(text: string, guardrails: string): Promise<Chain> {
 
 /** Wall time of `leopold simulate` as a fresh process on a one-item plan, beside `node -e 0`: one launch's fixed start-up. */
 function startupRows(): { rows: (string | number)[][]; ratio: number; overMs: number } {
-  const root = mkdtempSync(join(tmpdir(), 'leopold-bench-scale-sim-'));
+  const root = benchTempDir('leopold-bench-scale-sim-');
   mkdirSync(join(root, '.leopold'));
   writeFileSync(join(root, '.leopold', 'PLAN.md'), '# Plan\n\n- [ ] Step 1: update module 1 and its tests\n');
   writeFileSync(join(root, '.leopold', 'MISSION.md'), '# Mission\n\nShip it.\n');
