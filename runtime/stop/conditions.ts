@@ -53,8 +53,6 @@ export interface StopFacts {
   /** The graph is invalid / deadlocked and the bounded repair did not fix it. */
   invalidGraph?: boolean;
   deadlock?: boolean;
-  /** A fork no persona could settle. */
-  escalation?: boolean;
   /** An event asked the run to stop (the run model's `halt`): an unsettled fork, a rescue with no approach. */
   halt?: Halt | null;
   /** The next item to dispatch is a `@human` node. */
@@ -122,7 +120,6 @@ const CHECKS: readonly Check[] = [
             (state.rescue_used ? ' (the one rescue is used)' : ' (rescues are off under ask)'),
         )
       : null,
-  ({ facts }) => (facts.escalation ? verdict('escalation', 'a fork no persona could settle') : null),
   ({ facts, autonomy }) =>
     facts.nextIsHuman && autonomy === 'ask' ? verdict('awaiting_human', 'the next item is a @human node under ask') : null,
   ({ state, limits }) =>

@@ -38,7 +38,7 @@ function everything(): StopInput {
       routedComplete: true,
       invalidGraph: true,
       deadlock: true,
-      escalation: true,
+      halt: { reason: 'escalation', item: 2, detail: 'item 2: no usable decision' },
       nextIsHuman: true,
       budgetExceeded: true,
       transcriptBytes: 6 * 1024 * 1024,
@@ -65,7 +65,7 @@ describe('stopCondition', () => {
       routed_complete: (x) => (x.facts.routedComplete = false),
       invalid_graph: (x) => (x.facts.invalidGraph = false),
       deadlock: (x) => (x.facts.deadlock = false),
-      escalation: (x) => (x.facts.escalation = false),
+      escalation: (x) => (x.facts.halt = null),
       awaiting_human: (x) => (x.facts.nextIsHuman = false),
       no_progress: (x) => (x.state = { ...x.state, no_progress: 0 }),
       run_budget: (x) => (x.facts.runBudget = { needed: 24, left: 24 }),
@@ -79,6 +79,7 @@ describe('stopCondition', () => {
     }
     expect(order).toEqual([
       'kill_switch',
+      'escalation',
       'plan_complete',
       'routed_complete',
       'invalid_graph',
@@ -86,7 +87,6 @@ describe('stopCondition', () => {
       'iteration_budget',
       'budget_exceeded',
       'repeated_failure',
-      'escalation',
       'awaiting_human',
       'no_progress',
       'run_budget',
@@ -100,7 +100,6 @@ describe('stopCondition', () => {
   it('keeps the one order both engines stop in: kill switch, a halt, nothing left to do, then the budgets, @human under ask, no progress', () => {
     const order = ['kill_switch', 'escalation', 'plan_complete', 'iteration_budget', 'repeated_failure', 'awaiting_human', 'no_progress'];
     const i = everything();
-    i.facts.halt = { reason: 'escalation', item: 2, detail: 'item 2: no usable decision' };
     const seen: string[] = [];
     for (const r of order) {
       seen.push(reason(i)!);
@@ -111,10 +110,7 @@ describe('stopCondition', () => {
         i.state = { ...i.state, iteration: 0 };
         i.facts.budgetExceeded = false;
       }
-      if (r === 'repeated_failure') {
-        i.state = { ...i.state, consecutive_failures: { kind: null, count: 0 } };
-        i.facts.escalation = false;
-      }
+      if (r === 'repeated_failure') i.state = { ...i.state, consecutive_failures: { kind: null, count: 0 } };
       if (r === 'awaiting_human') i.facts.nextIsHuman = false;
     }
     expect(seen).toEqual(order);
