@@ -135,8 +135,12 @@ export function reduce<M extends RunModel>(model: M, event: RunEvent, items: rea
       return { ...model, consecutive_failures: { kind: null, count: 0 }, rescue_for: null };
     case 'finished':
       return { ...model, routing: recordOutcome(items, model.routing, event.outcome) };
-    case 'escalated':
-      return model.halt ? model : { ...model, halt: { reason: 'escalation', item: event.item, detail: `item ${event.item}: ${event.question}` } };
+    case 'escalated': {
+      // Names the item and its text, so both engines' stop says which fork stopped the run.
+      const text = items.find((item) => item.index === event.item)?.text;
+      const detail = `item ${event.item}${text === undefined ? '' : ` ("${text}")`}: ${event.question}`;
+      return model.halt ? model : { ...model, halt: { reason: 'escalation', item: event.item, detail } };
+    }
     case 'no-approach': {
       const streak = model.consecutive_failures;
       const detail = `item ${event.item}: ${streak.count} consecutive ${streak.kind ?? 'unknown'} failures and the rescue found no approach`;

@@ -49,7 +49,7 @@ describe('leopold run finish after a workflow run', () => {
     const lines = finished.summary.split('\n');
     expect(lines[0]).toBe('Leopold run ended: escalation');
     expect(lines[1]).toBe('Engine: workflow · iterations: 5 · failures: 3 (verification: 3) · rescue used: yes · plan changes: 0/3');
-    expect(lines[2]).toMatch(/^Why: item 2: the answer at the human fork is unusable \(it names no decision\)/);
+    expect(lines[2]).toMatch(/^Why: item 2 \("Approve the production cutover"\): the answer at the human fork is unusable \(it names no decision\)/);
     expect(lines.slice(3, 5)).toEqual(['Plan: 1/3 items done', 'Remaining: 2 ("Approve the production cutover"), 3 ("Publish the notes")']);
     expect(finished.summary).toContain('  1. [repeated-failure] Ada Park — Build Engineer (D1): split the suite');
     // state.json keeps what the report showed.

@@ -57,7 +57,7 @@ describe('leopold simulate', () => {
     expect(doc.loop).toBe('routed');
     expect(doc.agents[0]).toMatchObject({ label: 'i2:implement', status: 'answered' });
     // Unscripted, the @human node's default-shaped answer decides nothing: an escalation, never a made-up decision.
-    expect(doc.result).toMatchObject({ stop: 'escalation', detail: expect.stringMatching(/^item 7: the answer at the human fork is unusable/) });
+    expect(doc.result).toMatchObject({ stop: 'escalation', detail: expect.stringMatching(/^item 7 \("Decide the 1\.0 name and licence"\): the answer at the human fork is unusable/) });
     const answered = JSON.parse(leopold(['simulate', 'fixtures/example/.leopold/PLAN.md', '--answers', 'fixtures/example/answers.json', '--json']).stdout) as { result: { decidedForYou: string } };
     expect(answered.result.decidedForYou.split('\n').at(-1)).toBe(SIMULATED_CLOSING);
   });

@@ -20,10 +20,15 @@ import { readState } from '../../runtime/state/index.js';
 import { CHARTER, decisionsOf, eventsOf, finding, handoff, MISSION, persona, review, simulate, verdict } from '../workflow/harness.js';
 import type { Attempt, Case, Fork } from './table.js';
 
+/** The words the simulated session reports a fork it could not settle with. */
+export const SESSION_QUESTION = 'no usable decision';
+
 /** What a run comes to, as the parity assertions compare it. */
 export interface EngineRun {
   dispatched: number[];
   stop: string;
+  /** The stop's one-line detail, as the run's `stop` event records it. */
+  detail: string;
   iteration: number;
   /** DECISIONS.md entries, rendered by the one writer, timestamps normalised. */
   entries: string[];
@@ -140,7 +145,7 @@ export async function workflowRun(c: Case): Promise<EngineRun> {
   // The writer lifts the persona's binding rules from CHARTER.md; render with the same ones.
   const rules = charterRules(CHARTER);
   const entries = (decisionsOf(s) as DecisionInput[]).map((d, i) => normalise(renderDecision(d, i + 1, new Date(0), rules)));
-  return { dispatched, stop: s.result.stop, iteration: (stop?.iteration as number | undefined) ?? -1, entries };
+  return { dispatched, stop: s.result.stop, detail: String(stop?.detail ?? '(none)'), iteration: (stop?.iteration as number | undefined) ?? -1, entries };
 }
 
 /** The JSON line after `marker` in a block reason: the record template the hook gave. */
@@ -191,7 +196,7 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
   };
   const decisionsIn = (doc: Record<string, unknown>) => doc.decisions as Record<string, unknown>[];
   const escalate = async (reason: string, n: number) =>
-    record({ events: [{ ...(template(reason, REPORT_ESCALATION).events as Record<string, unknown>[])[0], item: n, question: 'no usable decision' }] });
+    record({ events: [{ ...(template(reason, REPORT_ESCALATION).events as Record<string, unknown>[])[0], item: n, question: SESSION_QUESTION }] });
 
   for (let turn = 0; turn < 60; turn++) {
     if (c.killAfterTurns !== undefined && turn === c.killAfterTurns) writeFileSync(join(leo, 'STOP'), '');
@@ -270,5 +275,10 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
     .split(/\n(?=## D\d)/)
     .slice(1)
     .map((e) => normalise(e));
-  return { dispatched, stop: state.stop_reason ?? '(none)', iteration: state.iteration, entries, reasons };
+  const stopEvent = readFileSync(join(leo, 'events.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .findLast((e) => e.event === 'stop');
+  return { dispatched, stop: state.stop_reason ?? '(none)', detail: String(stopEvent?.detail ?? '(none)'), iteration: state.iteration, entries, reasons };
 }

@@ -8,7 +8,7 @@ import { resolveAutonomy } from '../../runtime/autonomy/index.js';
 import { runGuard } from '../../runtime/hooks/guard/index.js';
 import { runStopHook } from '../../runtime/hooks/stop/index.js';
 import { CHARTER, MISSION, decision, runtimeBundle, simulate } from '../workflow/harness.js';
-import { sessionRun, workflowRun } from './drivers.js';
+import { SESSION_QUESTION, sessionRun, workflowRun, type EngineRun } from './drivers.js';
 import { CASES } from './table.js';
 
 // ONE table (test/parity/table.ts), two engines (test/parity/drivers.ts): both must dispatch
@@ -39,9 +39,15 @@ describe('engine parity: the Stop hook and the workflow take the same path', () 
       expect(workflow.stop).toBe('plan_complete');
       return;
     }
-    expect({ dispatched: workflow.dispatched, stop: workflow.stop, iteration: workflow.iteration }).toEqual({
+    // The stop's detail too, byte for byte, but where the session itself reported a fork it
+    // could not settle: there the rest of the line is the session's own words (the workflow
+    // names what was wrong with the answer), and the item named must still be the same.
+    const ownWords = session.detail.endsWith(`: ${SESSION_QUESTION}`);
+    const detailOf = (run: EngineRun) => (ownWords ? run.detail.slice(0, run.detail.indexOf('): ') + 3) : run.detail);
+    expect({ dispatched: workflow.dispatched, stop: workflow.stop, detail: detailOf(workflow), iteration: workflow.iteration }).toEqual({
       dispatched: session.dispatched,
       stop: session.stop,
+      detail: detailOf(session),
       iteration: session.iteration,
     });
     expect(workflow.entries).toEqual(session.entries);

@@ -299,7 +299,7 @@ describe('an empty answer is never a made-up decision', () => {
   ])('@human under full with %s: escalation, nothing recorded, the item stays open', async (_label, over) => {
     const s = await simulate(HUMAN, { answers: [{ label: 'i1:persona:human', answers: [persona('Release Engineer')] }, { label: 'i1:human', answers: [decision(over)] }] });
     expect(s.result.stop).toBe('escalation');
-    expect(s.result.detail).toMatch(/^item 1: the answer at the human fork is unusable/);
+    expect(s.result.detail).toMatch(/^item 1 \("Approve the production cutover"\): the answer at the human fork is unusable/);
     expect(decisionsOf(s)).toEqual([]);
     expect(s.result.decidedForYou).toBe('');
     expect(JSON.stringify(s.scribe)).not.toMatch(/Proceed with the item as written|bias to action/);

@@ -144,7 +144,7 @@ export function stopTurn(input: TurnInput): Turn {
   }
 
   if (next.type === 'stop') {
-    const verdict = withDetail(next.verdict, state.halt && pending && state.halt.item === pending.index ? pending : null);
+    const verdict = next.verdict;
     const ended = finishedState(withHookMemory({ ...state, stop_reason: verdict.reason }, { pending: null, waves, window }), input.now, verdict.reason);
     return { state: ended, action: { type: 'stop', verdict, done, total, completion: next.completion }, closed, checkpoint: null };
   }
@@ -172,10 +172,3 @@ export function stopTurn(input: TurnInput): Turn {
   };
 }
 
-// An escalation names the item and its text, as the workflow's does.
-function withDetail(verdict: StopVerdict, escalated: PlanItem | null): StopVerdict {
-  if (verdict.reason === 'escalation' && escalated) {
-    return { reason: verdict.reason, detail: verdict.detail.replace(`item ${escalated.index}: `, `item ${escalated.index} ("${escalated.text}"): `) };
-  }
-  return verdict;
-}

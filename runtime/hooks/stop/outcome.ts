@@ -39,7 +39,7 @@ export function reportedEvents(item: PlanItem, events: readonly LoggedEvent[]): 
   const escalation = named('escalation').at(-1);
   if (escalation !== undefined) {
     const question = typeof escalation.question === 'string' && escalation.question.trim() !== '' ? escalation.question.trim() : 'no question given';
-    return [...out, { type: 'escalated', item: n, question: `no usable decision at the fork (${question})` }];
+    return [...out, { type: 'escalated', item: n, question }];
   }
   if (named('no-approach').length > 0) return [...out, { type: 'no-approach', item: n }];
   // The values the session reported for the item's `@emit` keys (its last `signals` event).
