@@ -61,15 +61,22 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
 }
 
 /**
- * The scribes' two commands in their plain spellings, run without commander (loading it is
- * a good part of a cold start): `record [--base64 TEXT]` and `plan tick REF [--plan FILE]
- * [--json]`, each option at most once and no value starting with `-`. These call the same
- * action commander would; any other spelling (help, `--opt=value`, an unknown option, a
- * missing value) goes through commander, which owns every usage message. False when
- * `argv` is not one of them.
+ * The scribes' two commands and the compile a hook or a skill runs, in their plain
+ * spellings, run without commander (loading it is a good part of a cold start): `record
+ * [--base64 TEXT]`, `plan tick REF [--plan FILE] [--json]` and `compile [PLAN]`, each option
+ * at most once and no value starting with `-`. These call the same action commander would,
+ * with the options commander would hand it; any other spelling (help, `--opt=value`, an
+ * unknown option, a missing value) goes through commander, which owns every usage message.
+ * False when `argv` is not one of them.
  */
 async function runPlainSpelling(argv: readonly string[]): Promise<boolean> {
   const plain = (value: string | undefined): value is string => value !== undefined && !value.startsWith('-');
+  if (argv[0] === 'compile' && (argv.length === 1 || (argv.length === 2 && plain(argv[1])))) {
+    const { compileCommand } = await import('./commands/compile.js');
+    // What commander hands the action when no option is given: --no-repair's and --format's defaults.
+    await compileCommand(argv[1], { repair: true, format: 'text' });
+    return true;
+  }
   if (argv[0] === 'record') {
     const rest = argv.slice(1);
     if (rest.length === 0) return runRecordWith({});

@@ -42,6 +42,25 @@ const SCRIPT = '.claude/workflows/leopold-run.js';
 const ARGS = '.leopold/workflow-args.json';
 
 describe('leopold compile', () => {
+  it('the plain spellings (no option; a plan path), run without commander, answer as commander does', () => {
+    for (const [name, fixture] of [
+      ['valid', () => project('fixtures/compile/example/.leopold')],
+      ['broken', () => repairProject('dangling-route')],
+    ] as const) {
+      const plainDir = fixture();
+      const viaCommander = fixture();
+      for (const path of [[], ['.leopold/PLAN.md']]) {
+        // `--format text` is the default, so it changes nothing but the way through (commander).
+        const plain = leopold(plainDir, path);
+        const commander = leopold(viaCommander, [...path, '--format', 'text']);
+        expect({ code: plain.code, stdout: plain.stdout, stderr: plain.stderr }, name).toEqual({ code: commander.code, stdout: commander.stdout, stderr: commander.stderr });
+        expect(plain.code, name).toBe(name === 'valid' ? 0 : 1);
+        for (const file of [SCRIPT, ARGS]) expect(existsSync(join(plainDir, file)), `${name} ${file}`).toBe(existsSync(join(viaCommander, file)));
+        if (name === 'valid') expect(readFileSync(join(plainDir, SCRIPT), 'utf8')).toBe(readFileSync(join(viaCommander, SCRIPT), 'utf8'));
+      }
+    }
+  });
+
   it('writes the script and the args file, byte-identical to compile() in memory', () => {
     const dir = project('fixtures/compile/example/.leopold');
     const nested = join(dir, '.leopold');

@@ -86,24 +86,30 @@ export function registerCompile(program: Command): void {
     .option('--strict', 'treat warnings as errors: refuse to write, print or pass --check')
     .option('--format <format>', 'diagnostics format on stderr: text, json or github', 'text')
     .addHelpText('after', EXIT_HELP)
-    .action(async (plan: string | undefined, raw: unknown) => {
-      endQuietlyOnBrokenPipe();
-      const opts = parseOptions(CompileCliOptionsSchema, raw);
-      const cwd = process.cwd();
-      const layout = layoutOf(plan, cwd);
-      const text = readTextFile(layout.planShown, 'plan file');
-      const base = readCompileOptions(layout, cwd, opts.autonomy);
-      await vetRuntimeBundle(base);
-      const sources = new Map([
-        [layout.planShown, text],
-        [base.guardrailsFile!, base.guardrails],
-      ]);
-      const root = repositoryRoot(layout.root, layout.root);
-      const report = new StderrReport(opts.format, sources, (list) => fromRepositoryRoot(list, cwd, root));
-      const code = await runCompile({ opts, layout, text, base, report, sources, cwd });
-      report.finish(code === EXIT.ok);
-      process.exitCode = code;
-    });
+    .action(compileCommand);
+}
+
+/**
+ * The action of `leopold compile [PLAN]`, given the options as commander hands them over
+ * (compiler/cli/main.ts calls it without commander for the plain spellings).
+ */
+export async function compileCommand(plan: string | undefined, raw: unknown): Promise<void> {
+  endQuietlyOnBrokenPipe();
+  const opts = parseOptions(CompileCliOptionsSchema, raw);
+  const cwd = process.cwd();
+  const layout = layoutOf(plan, cwd);
+  const text = readTextFile(layout.planShown, 'plan file');
+  const base = readCompileOptions(layout, cwd, opts.autonomy);
+  await vetRuntimeBundle(base);
+  const sources = new Map([
+    [layout.planShown, text],
+    [base.guardrailsFile!, base.guardrails],
+  ]);
+  const root = repositoryRoot(layout.root, layout.root);
+  const report = new StderrReport(opts.format, sources, (list) => fromRepositoryRoot(list, cwd, root));
+  const code = await runCompile({ opts, layout, text, base, report, sources, cwd });
+  report.finish(code === EXIT.ok);
+  process.exitCode = code;
 }
 
 /** What one `leopold compile` works with, read once at the boundary. */
