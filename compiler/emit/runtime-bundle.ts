@@ -1,6 +1,7 @@
 import { LeopoldError } from '../diagnostics/diagnostic.js';
 import { checkWorkflowScript } from './check/index.js';
 import { COMPILED_PLAN_VERSION, type CompiledPlan } from './schema.js';
+import { NODE_DEFAULTS } from '../../runtime/plan/compact.js';
 import { emitScript } from './script.js';
 import { runtimeBundleComplies, trustRuntimeBundle } from './vetted-bundles.js';
 
@@ -22,19 +23,12 @@ const HOSTILE = [
 
 function probeItem(index: number, extra: Partial<CompiledPlan['items'][number]>): CompiledPlan['items'][number] {
   return {
+    ...NODE_DEFAULTS,
     id: `i${index}`,
     index,
     text: `${HOSTILE} (item ${index})`,
-    kind: 'work',
-    label: null,
-    command: null,
-    deps: [],
-    needs: [],
-    emits: [],
-    routes: [],
     scenarios: [HOSTILE],
     writes: [HOSTILE],
-    done: false,
     effort: 'high',
     critical: true,
     sensitive: true,
