@@ -71,7 +71,11 @@ export function closestWord(word: string, known: readonly string[], prefixes = f
   return best?.word;
 }
 
-/** Words longer than this are never guessed at against a plan's own words (pasted, not typed). */
+/**
+ * Words longer than this, once lowercased, are never guessed at against a plan's own words
+ * (pasted, not typed). Lowercasing can lengthen a word (`İ` becomes `i̇`); the bound is on
+ * the lowercased form, the one every distance here is measured on.
+ */
 export const LONGEST_GUESS = 32;
 
 /** Every string `word` becomes with up to two characters deleted, itself included. */
@@ -91,8 +95,9 @@ function deletions(word: string): Set<string> {
  * the known words are indexed once by their deletion neighbourhoods: two words within two
  * edits (a swap included) share a string each reaches by at most two deletions, so a miss
  * only meets the candidates it shares one with, then is measured as closestWord would.
- * Same answer as closestWord, ties included (the earlier known word wins); the index is
- * built on the first miss, and each written word is looked up once.
+ * Same answer as closestWord, ties included (the earlier known word wins), for every word
+ * within LONGEST_GUESS; the index is built on the first miss, and each written word is
+ * looked up once.
  */
 export class NearMisses {
   private readonly words: string[] = [];

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.js';
 import { briefOptions, builtLeopold, root } from './harness.js';
@@ -42,6 +42,21 @@ const SCRIPT = '.claude/workflows/leopold-run.js';
 const ARGS = '.leopold/workflow-args.json';
 
 describe('leopold compile', () => {
+  it('the plain spellings really run without commander: with its chunk gone, they still work and an option does not', () => {
+    const lean = tempDir('leopold-no-commander-');
+    cpSync(dirname(bin), lean, { recursive: true });
+    const chunks = readdirSync(lean).filter((name) => name.endsWith('.js') && readFileSync(join(lean, name), 'utf8').includes('exports.CommanderError='));
+    expect(chunks).toHaveLength(1);
+    rmSync(join(lean, chunks[0]!));
+    const dir = project('fixtures/compile/example/.leopold');
+    const run = (args: string[]) => spawnSync(process.execPath, [join(lean, 'leopold.js'), ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, LEOPOLD_AUTONOMY: '' } });
+    for (const args of [['compile'], ['compile', '.leopold/PLAN.md'], ['plan', 'tick', '1'], ['record']]) {
+      const out = args[0] === 'record' ? spawnSync(process.execPath, [join(lean, 'leopold.js'), 'record'], { cwd: dir, encoding: 'utf8', input: '{"events":[{"event":"note","item":1}]}' }) : run(args);
+      expect(out.status, `${args.join(' ')}: ${out.stderr}`).toBe(0);
+    }
+    expect(run(['compile', '--format', 'text']).status).not.toBe(0);
+  });
+
   it('the plain spellings (no option; a plan path), run without commander, answer as commander does', () => {
     for (const [name, fixture] of [
       ['valid', () => project('fixtures/compile/example/.leopold')],

@@ -34,6 +34,10 @@ describe('NearMisses', () => {
     expect(new NearMisses([long]).closest(`${long.slice(1)}b`)).toBe(long);
     expect(new NearMisses([`${long}a`]).closest(`${long}b`)).toBeUndefined();
     expect(closestWord(`${long}b`, [`${long}a`])).toBe(`${long}a`); // the plain scan has no such bound
+    // The bound is on the lowercased word: 'İ' lowercases to two code units.
+    const dotted = `İ${'a'.repeat(LONGEST_GUESS - 2)}b`;
+    expect(dotted.length).toBe(LONGEST_GUESS);
+    expect(new NearMisses([`i̇${'a'.repeat(LONGEST_GUESS - 1)}`]).closest(dotted)).toBeUndefined();
   });
 
   it('editDistance counts a swap of neighbours as one edit', () => {

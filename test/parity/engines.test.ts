@@ -43,7 +43,9 @@ describe('engine parity: the Stop hook and the workflow take the same path', () 
     // could not settle: there the rest of the line is the session's own words (the workflow
     // names what was wrong with the answer), and the item named must still be the same.
     const ownWords = session.detail.endsWith(`: ${SESSION_QUESTION}`);
-    const detailOf = (run: EngineRun) => (ownWords ? run.detail.slice(0, run.detail.indexOf('): ') + 3) : run.detail);
+    const itemNamed = session.detail.slice(0, session.detail.length - SESSION_QUESTION.length);
+    if (ownWords) expect(itemNamed).toMatch(/^item \d+ \(".+"\): $/);
+    const detailOf = (run: EngineRun) => (ownWords && run.detail.startsWith(itemNamed) ? itemNamed : run.detail);
     expect({ dispatched: workflow.dispatched, stop: workflow.stop, detail: detailOf(workflow), iteration: workflow.iteration }).toEqual({
       dispatched: session.dispatched,
       stop: session.stop,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_CLI } from '../../runtime/project-cli/index.js';
-import { builtPlugin, root } from '../support/built-dist.js';
+import { builtPlugin, privatePackage, root } from '../support/built-dist.js';
 
 // The Claude Code plugin `npm run build` makes (dist/plugin, `claude --plugin-dir`): its
 // layout, its hook commands run exactly as hooks.json writes them, and the rule that keeps
@@ -95,7 +95,7 @@ describe('the Claude Code plugin (dist/plugin)', () => {
     expect(JSON.parse(stop.stdout).reason).toContain(`${PROJECT_CLI} plan tick 1`);
   });
 
-  it('with init\'s hooks in the project as well, exactly one guard and one Stop hook act: the project\'s', () => {
+  it('with init\'s hooks in the project as well, exactly one guard and one Stop hook act: the project\'s', async () => {
     const dir = project();
     const init = spawnSync(join(plugin, 'bin', 'leopold'), ['init'], { cwd: join(dir, 'src'), encoding: 'utf8', env: { PATH } });
     expect(init.status, init.stderr).toBe(0);
@@ -117,7 +117,8 @@ describe('the Claude Code plugin (dist/plugin)', () => {
 
     // Installed: the project's hooks act and the plugin's step aside.
     mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
-    symlinkSync(root, join(dir, 'node_modules', 'leopold'), 'dir');
+    // A private copy of the package, as npm i leaves it: the checkout's own dist/ may be mid-rebuild (npm pack).
+    symlinkSync(await privatePackage(), join(dir, 'node_modules', 'leopold'), 'dir');
     symlinkSync('../leopold/dist/leopold.js', join(dir, 'node_modules', '.bin', 'leopold'));
     now = acting();
     expect({ guards: now.guards, stops: now.stops }).toEqual({ guards: 1, stops: 1 });

@@ -42,8 +42,9 @@ export function checkWorkflowScript(source: string, file: string): Diagnostic[] 
 }
 
 /**
- * Throws a LeopoldError listing every violation when the script breaks the host contract.
- * `leopold compile` runs it on every emit: a violation there is a compiler bug.
+ * Throws a LeopoldError listing every violation when the script breaks the host contract:
+ * for scripts that do not come from the checked template (a violation in one Leopold
+ * emitted would be a compiler bug).
  */
 export function assertWorkflowScript(source: string, file: string): void {
   throwOnViolations(checkWorkflowScript(source, file));
