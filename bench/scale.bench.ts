@@ -9,7 +9,7 @@ import { generateChecklist, generatePlan } from './plans.js';
 import type { BenchTable } from './run.js';
 import { compile, type CompileOptions } from '../compiler/index.js';
 import { checkEmittedScript } from '../compiler/emit/emitted-check.js';
-import { runWorkflowScript, type HostRun } from '../runtime/host/index.js';
+import { runLaunches } from '../compiler/cli/launch-chain.js';
 import type { WorkflowResult } from '../runtime/workflow/index.js';
 import { benchTempDir } from './temp.js';
 
@@ -99,20 +99,17 @@ async function simulateChain(text: string, guardrails: string): Promise<Chain> {
   const started = performance.now();
   const result = compile(text, options(guardrails));
   if (!result.ok) throw new Error(`generated plan did not compile: ${result.diagnostics[0]?.code} ${result.diagnostics[0]?.message}`);
-  let agents = 0;
-  let done = 0;
-  let launches = 0;
-  let args: Record<string, unknown> | undefined;
-  for (;;) {
-    const run: HostRun = await runWorkflowScript(result.script, { staticCheck: checkEmittedScript, timeoutMs: 600_000, ...(args ? { args } : {}) });
-    launches += 1;
-    agents += run.stats.agents;
-    if (!run.ok) throw new Error(`launch ${launches} failed: ${run.error?.message}`);
-    const ended = run.result as WorkflowResult;
-    done += ended.done;
-    if (ended.stop !== 'run_budget' || ended.continue === undefined) return { ms: performance.now() - started, agents, launches, stop: ended.stop, done };
-    args = { continue: ended.continue };
-  }
+  const runs = await runLaunches(result.script, { staticCheck: checkEmittedScript, timeoutMs: 600_000 }, Number.POSITIVE_INFINITY);
+  const failed = runs.findIndex((run) => !run.ok);
+  if (failed !== -1) throw new Error(`launch ${failed + 1} failed: ${runs[failed]!.error?.message}`);
+  const results = runs.map((run) => run.result as WorkflowResult);
+  return {
+    ms: performance.now() - started,
+    agents: runs.reduce((sum, run) => sum + run.stats.agents, 0),
+    launches: runs.length,
+    stop: results.at(-1)!.stop,
+    done: results.reduce((sum, ended) => sum + ended.done, 0),
+  };
 }
 
 /** Wall time of `leopold simulate` as a fresh process on a one-item plan, beside `node -e 0`: one launch's fixed start-up. */

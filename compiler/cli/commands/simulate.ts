@@ -7,7 +7,8 @@ import { renderDiagnostics } from '../../diagnostics/render.js';
 import { SCRIPT_PATH } from '../../emit/index.js';
 import { checkEmittedScript } from '../../emit/emitted-check.js';
 import { compile } from '../../index.js';
-import { runWorkflowScript, type HostRun } from '../../../runtime/host/index.js';
+import type { HostRun } from '../../../runtime/host/index.js';
+import { runLaunches } from '../launch-chain.js';
 import { parseModelScript, type ModelScript } from '../../../runtime/scripted-model/index.js';
 import { rehearseInClaudeCode } from './simulate-claude-code.js';
 import { simulatedTrail } from '../../../runtime/decisions/decided-for-you.js';
@@ -113,19 +114,13 @@ export async function simulatePlan(
   } else {
     // A run that stops at run_budget is launched again with its continuation, as the
     // /leopold-workflow skill does, until it stops for another reason.
-    for (let launchArgs: Record<string, unknown> | null = hasArgs ? args : null; ; ) {
-      run = await runWorkflowScript(result.script, {
-        file: SCRIPT_PATH,
-        staticCheck: checkEmittedScript,
-        answers: model.agents,
-        budgetTotal: opts.budget ?? null,
-        ...(launchArgs ? { args: launchArgs } : {}),
-      });
-      const ended = run.ok ? (run.result as WorkflowResult) : null;
-      if (ended?.stop !== 'run_budget' || ended.continue === undefined || launches.length + 1 >= MAX_LAUNCHES) break;
-      launches.push(run);
-      launchArgs = { ...args, continue: ended.continue };
-    }
+    const runs = await runLaunches(
+      result.script,
+      { file: SCRIPT_PATH, staticCheck: checkEmittedScript, answers: model.agents, budgetTotal: opts.budget ?? null, ...(hasArgs ? { args } : {}) },
+      MAX_LAUNCHES,
+    );
+    run = runs.at(-1)!;
+    launches.push(...runs.slice(0, -1));
   }
   const header = {
     host,
