@@ -73,8 +73,8 @@ async function runPlainSpelling(argv: readonly string[]): Promise<boolean> {
   const plain = (value: string | undefined): value is string => value !== undefined && !value.startsWith('-');
   if (argv[0] === 'compile' && (argv.length === 1 || (argv.length === 2 && plain(argv[1])))) {
     const { compileCommand } = await import('./commands/compile.js');
-    // What commander hands the action when no option is given: --no-repair's and --format's defaults.
-    await compileCommand(argv[1], { repair: true, format: 'text' });
+    // No option given: the options schema fills in every default, as for commander's.
+    await compileCommand(argv[1], {});
     return true;
   }
   if (argv[0] === 'record') {

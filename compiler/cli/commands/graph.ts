@@ -118,10 +118,12 @@ function exitCode(diagnostics: readonly Diagnostic[], strict: boolean): number {
   return EXIT.ok;
 }
 
+/** `1 error`, `2 errors`. */
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 function tally(diagnostics: readonly Diagnostic[]): string {
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   return `${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
 }
 
@@ -139,7 +141,6 @@ function shown(text: string): string {
 function summary({ ir, waves }: PlanAnalysis): string {
   const done = ir.items.filter((item) => item.done).length;
   const staged = hasGraph(ir.items) ? stagesOf(ir.items) : null;
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const shape = staged ? `routed, ${plural(staged.stages.length, 'stage')}` : plural(waves.length, 'wave');
   const out = [`${shown(ir.file)}: ${plural(ir.items.length, 'item')} (${done} done), ${shape}`];
   const width = String(ir.items.length).length;

@@ -1,10 +1,8 @@
 import type * as acorn from 'acorn';
 import type { Diagnostic } from '../../../diagnostics/diagnostic.js';
-import { metaFieldIssues, WorkflowMetaSchema, type WorkflowMeta } from '../meta-schema.js';
+import { metaFieldIssues } from '../meta-schema.js';
 import type { HostContractRule } from '../rule.js';
 import { excerpt, spanOfNode, violation } from '../violation.js';
-
-export { WorkflowMetaSchema, type WorkflowMeta };
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 

@@ -2,8 +2,6 @@ import { HOST_SCRIPT_MAX_BYTES } from '../limits.js';
 import type { HostContractRule } from '../rule.js';
 import { spanAt, violation } from '../violation.js';
 
-export { HOST_SCRIPT_MAX_BYTES };
-
 /** The file as given, in UTF-8 bytes, is at most 512 KiB. Raw bytes, so CRLF counts twice. */
 export const checkSize: HostContractRule = ({ file, source, text }) => {
   const bytes = Buffer.byteLength(source, 'utf8');
