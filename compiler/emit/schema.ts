@@ -9,12 +9,10 @@ export {
   GraphNodeSchema,
   GraphRouteSchema,
   RelativePathSchema,
-  WorkItemSchema,
   type CompiledPlan,
   type GraphEmit,
   type GraphNode,
   type GraphRoute,
-  type WorkItem,
 } from '../../runtime/plan/compiled.js';
 
 /**

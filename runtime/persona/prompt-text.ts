@@ -9,6 +9,10 @@ export const FORBIDDEN_ACTIONS: readonly string[] = [
   'edit .leopold/GUARDRAILS.md',
 ];
 
+/** What a leopold-amend block may say at a deadlock, in both engines' repair prompts: the bounds of a runtime repair. */
+export const AMEND_BOUNDS =
+  '`ROUTE <item> <condition> -> <target>` re-points a route the item already declares; `ADD [(after: N)] <text>` appends plain work. Nothing is deleted, edited, ticked or unticked, and GUARDRAILS.md is never touched.';
+
 /** The decision protocol every worker and persona prompt carries (SPEC-RUNTIME §3). */
 export const DECISION_PROTOCOL = [
   'Decision protocol: classify every fork by reversibility and by how clearly the charter covers it.',

@@ -77,10 +77,6 @@ export const GraphNodeSchema = z.strictObject({
 });
 export type GraphNode = z.infer<typeof GraphNodeSchema>;
 
-/** The node of a plain checklist is the same shape (kind `work`, no routes). */
-export const WorkItemSchema = GraphNodeSchema;
-export type WorkItem = GraphNode;
-
 export const CompiledPlanSchema = z.strictObject({
   version: z.literal(COMPILED_PLAN_VERSION),
   source: z.strictObject({

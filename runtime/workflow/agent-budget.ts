@@ -1,11 +1,8 @@
 import type { EmbeddedNode } from './plan.js';
-import { reviewersOf } from './work-item.js';
+import { MAX_ESCALATIONS, reviewersOf } from './work-item.js';
 
 /** Claude Code's cap on agent() calls in one workflow run (CLAUDE-CODE.md §3); nested workflow() calls share it. */
 export const RUN_AGENT_CAP = 1000;
-
-/** Escalations one attempt may settle before a third one is a fork nobody settled (work-item.ts). */
-const ESCALATIONS_PER_ATTEMPT = 2;
 
 /**
  * The most agent() calls one dispatch of `node` can make, scribe calls included, so the run
@@ -27,7 +24,7 @@ export function worstCaseAgents(node: EmbeddedNode, maxReviewRounds: number, res
   switch (node.kind) {
     case 'work': {
       const round = 1 + 2 + 2 * reviewersOf(node).length;
-      const escalations = ESCALATIONS_PER_ATTEMPT * (1 + 1 + 1 + 1);
+      const escalations = MAX_ESCALATIONS * (1 + 1 + 1 + 1);
       return (rescue ? 3 : 0) + (maxReviewRounds + 1) * round + escalations + finish;
     }
     case 'gate':

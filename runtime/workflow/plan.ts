@@ -2,13 +2,13 @@
  * The embedded plan as the workflow loop reads it: the CompiledPlan (runtime/plan/compiled.ts),
  * imported as types only, so the schema is written once and no zod reaches the script.
  */
-import type { CompiledPlan, GraphNode, GraphRoute, WorkItem } from '../plan/compiled.js';
+import type { CompiledPlan, GraphNode, GraphRoute } from '../plan/compiled.js';
 
 export type { Effort } from '../plan/compiled.js';
 export type { NodeKind } from '../plan/schema.js';
 
-/** One open item of the wave loop. */
-export type EmbeddedItem = WorkItem;
+/** One open item of the wave loop: a plain checklist's node is a graph node (kind `work`, no routes). */
+export type EmbeddedItem = GraphNode;
 
 /** One route as embedded. */
 export type EmbeddedRoute = GraphRoute;

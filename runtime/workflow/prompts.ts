@@ -1,4 +1,4 @@
-import { DECISION_PROTOCOL, FORBIDDEN_ACTIONS } from '../persona/prompt-text.js';
+import { AMEND_BOUNDS, DECISION_PROTOCOL, FORBIDDEN_ACTIONS } from '../persona/prompt-text.js';
 import type { PersonaAnswer } from '../persona/schema.js';
 import type { Finding, Handoff } from './agent-schemas.js';
 import type { EmbeddedItem, EmbeddedNode, EmbeddedPlan } from './plan.js';
@@ -160,7 +160,7 @@ export function repairPrompt(plan: EmbeddedPlan, stuck: readonly EmbeddedNode[],
     section('Stuck items', stuck.map((node) => `Item ${node.index} (${node.id}): ${node.text}${node.needs.length > 0 ? ` (needs ${node.needs.join(', ')})` : ''}`).join('\n')),
     section(
       'Answer',
-      `amendments: a fenced \`\`\`leopold-amend block of ${lines}: \`ROUTE <item> <condition> -> <target>\` re-points a route the item already declares; \`ADD [(after: N)] <text>\` appends plain work. Nothing is deleted, edited, ticked or unticked, and GUARDRAILS.md is never touched. "" if no bounded change unsticks the plan (the run then stops with deadlock); summary.`,
+      `amendments: a fenced \`\`\`leopold-amend block of ${lines}: ${AMEND_BOUNDS} "" if no bounded change unsticks the plan (the run then stops with deadlock); summary.`,
     ),
   ].join('\n\n');
 }

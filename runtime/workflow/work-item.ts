@@ -18,7 +18,7 @@ type Attempt =
 const ESCALATING = /^\s*(needs-confirm|ambiguous)\b/i;
 
 /** At most this many escalations per attempt; another one is a fork no persona settled. */
-const MAX_ESCALATIONS = 2;
+export const MAX_ESCALATIONS = 2;
 
 /**
  * Finding types that make an introduced P1 blocking: a `defect` (it violates a spec, a

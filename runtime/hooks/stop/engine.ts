@@ -70,9 +70,9 @@ export interface Turn {
  * One Stop-hook turn (SPEC-RUNTIME §6), pure: open the context window when this Stop is the
  * first of a session, fold what the session reported about the item it was handed (ticks,
  * failures, verdicts, exits) into the run state, pick the next item with the workflow's own
- * routing, check the stop conditions in order (kill switch, iteration budget, failure
- * ceiling, plan complete, `@human` under ask, no progress, then the window stops:
- * `max_windows`, `no_progress_across_windows`, `context_budget`), and either end the run,
+ * routing, check the stop conditions in their one order (runtime/stop/conditions.ts: the
+ * kill switch, a halt, nothing left to do, the budgets, `@human` under ask, no progress,
+ * then the window stops), and either end the run,
  * roll the window (the transcript passed `max_context_mb`: close it and allow the stop, the
  * run stays active), or count one more turn and hand out the next item (or the rescue).
  */

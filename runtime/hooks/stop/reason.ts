@@ -1,5 +1,5 @@
 import type { PlanItem } from '../../plan/schema.js';
-import { DECISION_PROTOCOL, FORBIDDEN_ACTIONS } from '../../persona/prompt-text.js';
+import { AMEND_BOUNDS, DECISION_PROTOCOL, FORBIDDEN_ACTIONS } from '../../persona/prompt-text.js';
 import { declaredValues } from '../../plan/kind-facts.js';
 import { leopoldCommand } from '../../project-cli/index.js';
 
@@ -171,7 +171,7 @@ export function repairReason(input: RepairReasonInput): string {
     `Synthesize the person best placed to mend the plan (a specific job, never a generic role). Persona answer shape (JSON Schema): ${json(input.personaSchema())}`,
     bindingRules(rules),
     [
-      `Propose at most ${input.left === 1 ? 'one change' : `${input.left} changes`} in a fenced leopold-amend block: \`ROUTE <item> <condition> -> <target>\` re-points a route the item already declares; \`ADD [(after: N)] <text>\` appends plain work. Nothing is deleted, edited, ticked or unticked, and GUARDRAILS.md is never touched.`,
+      `Propose at most ${input.left === 1 ? 'one change' : `${input.left} changes`} in a fenced leopold-amend block: ${AMEND_BOUNDS}`,
       `Write the block to ${AMEND_FILE} with the Write tool, then run: ${amend}`,
       'It prints one JSON line; "ok": false means nothing was applied (all or nothing): then record nothing and end your turn; the run stops with deadlock.',
     ].join('\n'),
@@ -182,7 +182,7 @@ export function repairReason(input: RepairReasonInput): string {
 }
 
 /** Where the session writes a deadlock repair's leopold-amend block before piping it to `leopold plan amend`. */
-export const AMEND_FILE = '.leopold/amend.md';
+const AMEND_FILE = '.leopold/amend.md';
 
 /** The marker line before the signals template (the session's report of its `@emit` values). */
 export const SIGNALS_MARKER = 'This item declares signals';
