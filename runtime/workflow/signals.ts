@@ -1,4 +1,5 @@
 import { declaredValues } from '../plan/kind-facts.js';
+import { signalStrings } from '../routing/facts.js';
 import type { EmbeddedNode } from './plan.js';
 
 /**
@@ -28,14 +29,7 @@ export function withSignals(schema: Record<string, unknown>, node: Pick<Embedded
 
 /** The `signals` of an answer as plain strings (anything else in it is dropped), or undefined. */
 export function answeredSignals(answer: { signals?: unknown } | null | undefined): Record<string, string> | undefined {
-  const raw = answer?.signals;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-    if (typeof value === 'string') out[key] = value;
-    else if (typeof value === 'number' || typeof value === 'boolean') out[key] = String(value);
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
+  return signalStrings(answer?.signals);
 }
 
 /** The prompt section that tells an agent which signal values it may report, or null when the node declares none. */

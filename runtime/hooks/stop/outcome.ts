@@ -1,21 +1,11 @@
 import type { PlanItem } from '../../plan/schema.js';
 import type { RunEvent } from '../../run/model.js';
+import { signalStrings } from '../../routing/facts.js';
 
 /** One line of `.leopold/events.jsonl` as the hook reads it. */
 export type LoggedEvent = Record<string, unknown> & { event?: unknown; item?: unknown };
 
 const numberOf = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN);
-
-/** A `signals` event's `values` as plain strings (anything else dropped), or undefined. */
-function signalValues(raw: unknown): Record<string, string> | undefined {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-    if (typeof value === 'string') out[key] = value.trim();
-    else if (typeof value === 'number' || typeof value === 'boolean') out[key] = String(value);
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
-}
 
 /**
  * What the session reported about the item it was handed, as run-model events (the ones
@@ -43,7 +33,7 @@ export function reportedEvents(item: PlanItem, events: readonly LoggedEvent[]): 
   }
   if (named('no-approach').length > 0) return [...out, { type: 'no-approach', item: n }];
   // The values the session reported for the item's `@emit` keys (its last `signals` event).
-  const reported = signalValues(named('signals').at(-1)?.values);
+  const reported = signalStrings(named('signals').at(-1)?.values, true);
   const finished = (status: string, signals: Record<string, string> | undefined = reported): RunEvent => ({
     type: 'finished',
     outcome: { index: n, status, ...(signals ? { signals } : {}) },
