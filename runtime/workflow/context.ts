@@ -2,7 +2,7 @@ import type { DecisionFork, DecisionInput, DecisionPersona } from '../decisions/
 import { judgePersonaAnswer } from '../persona/judge.js';
 import { personaPromptWithRules } from '../persona/prompt-text.js';
 import type { PersonaAnswer } from '../persona/schema.js';
-import type { PlanItem } from '../plan/schema.js';
+import type { PlanIR, PlanItem } from '../plan/schema.js';
 import { initialModel, reduce, type RunEvent, type RunModel } from '../run/model.js';
 import type { StopLimits } from '../stop/conditions.js';
 import type { AgentJsonSchemas, AgentSchemaName, ScribeAck } from './agent-schemas.js';
@@ -72,7 +72,7 @@ export class RunContext {
   /** Indexes of the work items this run appended to the plan, in order. */
   readonly added: number[] = [];
   private pending: ScribeBatch = emptyBatch();
-  private view: { count: number; items: PlanItem[]; byIndex: Map<number, EmbeddedNode> } | null = null;
+  private view: { count: number; ir: PlanIR; byIndex: Map<number, EmbeddedNode> } | null = null;
   scribeBroken = false;
   /** agent() calls this launch made (the host caps a run at RUN_AGENT_CAP). */
   agentsUsed = 0;
@@ -100,9 +100,14 @@ export class RunContext {
     return this.model.iteration;
   }
 
-  /** The plan as routing reads it (IR items, every node), rebuilt only when work was appended. */
+  /** The plan as routing reads it (IR items, every node), rebuilt only when the plan changed. */
   items(): PlanItem[] {
-    return this.planView().items;
+    return this.planView().ir.items;
+  }
+
+  /** The plan as the amendment judge reads it (the same view). */
+  ir(): PlanIR {
+    return this.planView().ir;
   }
 
   node(index: number): EmbeddedNode {
@@ -112,7 +117,7 @@ export class RunContext {
   private planView() {
     const nodes = this.plan.items;
     if (this.view === null || this.view.count !== nodes.length) {
-      this.view = { count: nodes.length, items: irOf(nodes).items, byIndex: new Map(nodes.map((node) => [node.index, node])) };
+      this.view = { count: nodes.length, ir: irOf(nodes), byIndex: new Map(nodes.map((node) => [node.index, node])) };
     }
     return this.view;
   }

@@ -7,7 +7,6 @@ import type { RunContext } from './context.js';
 import { settleFork } from './fork.js';
 import type { EmbeddedNode } from './plan.js';
 import { feedbackPrompt, judgePrompt, toolPrompt } from './prompts.js';
-import { irOf } from './ir.js';
 import { answeredSignals, withSignals } from './signals.js';
 import { askTwice, runWorkItem, type ItemMemory, type Rescue } from './work-item.js';
 
@@ -81,7 +80,7 @@ async function runFeedback(ctx: RunContext, node: EmbeddedNode): Promise<void> {
   const answer = await askTwice<Feedback>(ctx, feedbackPrompt(ctx.plan, node, left), `${node.id}:feedback`, 'feedback', withSignals(ctx.schemas.feedback, node));
   if (answer === null) return ctx.apply({ type: 'finished', outcome: { index: node.index, status: 'fail' } });
   const signals = answeredSignals(answer);
-  const ir = irOf(ctx.plan.items);
+  const ir = ctx.ir();
   const judged = judgeAmendments(parseAmendments(answer.amendments), { ir, used, context: 'feedback' });
   const work = addedWork(ir, judged.accepted);
   ctx.event({

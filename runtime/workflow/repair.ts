@@ -6,7 +6,7 @@ import type { Proposal, RouteProposal } from '../amend/schema.js';
 import type { Feedback } from './agent-schemas.js';
 import { addedWork, amendCommand } from './amend.js';
 import { entryPersona, type RunContext } from './context.js';
-import { irOf } from './ir.js';
+import type { PlanIR } from '../plan/schema.js';
 import type { EmbeddedNode } from './plan.js';
 import { repairPrompt } from './prompts.js';
 import { askTwice } from './work-item.js';
@@ -29,7 +29,7 @@ export async function repairDeadlock(ctx: RunContext, waiting: readonly number[]
   const synthesis = await ctx.synthesize(first, 'repair', `items ${waiting.join(', ')} wait on each other; mend the plan within its bounds so the run can go on`);
   const answer = await askTwice<Feedback>(ctx, repairPrompt(ctx.plan, stuck, synthesis.persona, left), `${first.id}:repair`, 'feedback');
   const used = ctx.model.amendments_used;
-  const ir = irOf(ctx.plan.items);
+  const ir = ctx.ir();
   const judged = judgeAmendments(parseAmendments(answer?.amendments ?? ''), { ir, used, context: 'runtime' });
   const work = addedWork(ir, judged.accepted);
   ctx.event({
@@ -72,7 +72,7 @@ interface Rerouted {
   to: number;
 }
 
-function rerouteOf(ir: ReturnType<typeof irOf>, proposal: RouteProposal): Rerouted {
+function rerouteOf(ir: PlanIR, proposal: RouteProposal): Rerouted {
   // The judge accepted it against this plan, so the route and the target exist.
   const found = routeOf(ir, proposal)!;
   return { proposal, item: found.item.index, position: found.position, from: found.route.target, to: resolveRef(ir, proposal.target)! };
