@@ -122,6 +122,15 @@ export class RunContext {
     return this.view;
   }
 
+  /**
+   * A node finished with `status`: the signals it reported are logged (`logged`, when any:
+   * a tool leaves out the `exit` its own event carries), then the model hears `finished`.
+   */
+  finish(index: number, status: string, signals?: Record<string, string>, logged = signals): void {
+    if (logged) this.event({ event: 'signals', item: index, values: logged });
+    this.apply({ type: 'finished', outcome: { index, status, ...(signals ? { signals } : {}) } });
+  }
+
   /** Folds one event into the run model; a route it latched is logged as a `route` event. */
   apply(event: RunEvent): void {
     const before = this.model.routing.taken.length;

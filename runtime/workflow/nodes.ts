@@ -19,11 +19,7 @@ import { askTwice, runWorkItem, type ItemMemory, type Rescue } from './work-item
  * judge or tool that gives no answer twice is a failure, never a pass.
  */
 export async function runNode(ctx: RunContext, node: EmbeddedNode, memory: ItemMemory, rescue: Rescue | null): Promise<void> {
-  const finished = (status: string, signals?: Record<string, string>) => {
-    const reported = signals === undefined ? undefined : reportedOnly(signals);
-    if (reported) ctx.event({ event: 'signals', item: node.index, values: reported });
-    ctx.apply({ type: 'finished', outcome: { index: node.index, status, ...(signals ? { signals } : {}) } });
-  };
+  const finished = (status: string, signals?: Record<string, string>) => ctx.finish(node.index, status, signals, signals && reportedOnly(signals));
   switch (node.kind) {
     case 'work':
       return runWorkItem(ctx, node, memory, rescue);
@@ -78,7 +74,7 @@ async function runFeedback(ctx: RunContext, node: EmbeddedNode): Promise<void> {
   const used = ctx.model.amendments_used;
   const left = Math.max(0, AMENDMENT_BUDGET - used);
   const answer = await askTwice<Feedback>(ctx, feedbackPrompt(ctx.plan, node, left), `${node.id}:feedback`, 'feedback', withSignals(ctx.schemas.feedback, node));
-  if (answer === null) return ctx.apply({ type: 'finished', outcome: { index: node.index, status: 'fail' } });
+  if (answer === null) return ctx.finish(node.index, 'fail');
   const signals = answeredSignals(answer);
   const ir = ctx.ir();
   const judged = judgeAmendments(parseAmendments(answer.amendments), { ir, used, context: 'feedback' });
@@ -95,7 +91,6 @@ async function runFeedback(ctx: RunContext, node: EmbeddedNode): Promise<void> {
   await ctx.flush(); // PLAN.md holds the new items before the run goes on to do them
   if (judged.used > used) ctx.apply({ type: 'amended', count: judged.used - used });
   ctx.appendWork(work);
-  if (signals) ctx.event({ event: 'signals', item: node.index, values: signals });
-  ctx.apply({ type: 'finished', outcome: { index: node.index, status: 'ok', ...(signals ? { signals } : {}) } });
+  ctx.finish(node.index, 'ok', signals);
 }
 

@@ -73,14 +73,13 @@ export async function runWorkItem(ctx: RunContext, item: EmbeddedItem, memory: I
   const attempt = await attemptItem(ctx, item, rescue, memory.previousFailure);
   if (attempt.outcome === 'accepted') {
     ctx.apply({ type: 'succeeded', item: item.index });
-    if (attempt.signals) ctx.event({ event: 'signals', item: item.index, values: attempt.signals });
-    ctx.apply({ type: 'finished', outcome: { index: item.index, status: 'ok', ...(attempt.signals ? { signals: attempt.signals } : {}) } });
+    ctx.finish(item.index, 'ok', attempt.signals);
     ctx.tick(item.index);
     ctx.event({ event: 'item-done', item: item.index, iteration: ctx.iteration });
     return;
   }
   if (attempt.outcome === 'left-open') {
-    ctx.apply({ type: 'finished', outcome: { index: item.index, status: 'fail' } });
+    ctx.finish(item.index, 'fail');
     ctx.event({ event: 'item-open', item: item.index, reason: 'review round cap reached', iteration: ctx.iteration });
     return;
   }
