@@ -144,7 +144,6 @@ function runOptions(plan: EmbeddedPlan, args: unknown): RunOptions {
  */
 async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, ItemMemory>, maxAgents: number): Promise<Ending> {
   const initiallyDone = ctx.plan.items.filter((node) => node.done).length;
-  const waveOf = new Map<number, number>();
   let phase = '';
   for (;;) {
     const next = decideNext({
@@ -181,8 +180,7 @@ async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, I
       };
     }
     const node = ctx.node(next.item.index);
-    if (waveOf.size === 0 || !waveOf.has(node.index)) ctx.plan.waves.forEach((wave, w) => wave.forEach((index) => waveOf.set(index, w + 1)));
-    const title = phaseTitle(ctx.plan, node.index, waveOf, phase);
+    const title = phaseTitle(ctx.plan, node.index, phase);
     if (title !== phase) {
       ctx.host.phase(title);
       phase = title;

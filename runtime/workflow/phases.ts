@@ -1,22 +1,30 @@
 import { stagesOf } from '../routing/stages.js';
 import type { EmbeddedPlan } from './plan.js';
 
-const cache = new WeakMap<EmbeddedPlan, { count: number; stageOf: Map<number, number> }>();
+const cache = new WeakMap<EmbeddedPlan, { count: number; phaseOf: Map<number, number> }>();
 
 /**
  * The phase a dispatch runs in, as `meta.phases` (compiler/emit/script.ts, metaOf) names
  * them: a plain checklist's wave (`Wave N`); in a routed plan, its stage (`Stage N`:
  * dependencies and routes, so a route target reads after its source). Phases only move
  * forward: an item that could have run in an earlier stage but is dispatched later runs in
- * the stage the run has reached, so the phases read in order.
+ * the stage the run has reached, so the phases read in order. Each plan's waves or stages
+ * are worked out once, and again when work is appended.
  */
-export function phaseTitle(plan: EmbeddedPlan, index: number, waveOf: ReadonlyMap<number, number>, previous: string): string {
-  if (!plan.graph) return `Wave ${waveOf.get(index) ?? 1}`;
+export function phaseTitle(plan: EmbeddedPlan, index: number, previous: string): string {
   let known = cache.get(plan);
   if (known === undefined || known.count !== plan.items.length) {
-    known = { count: plan.items.length, stageOf: stagesOf(plan.items).stageOf };
+    known = { count: plan.items.length, phaseOf: plan.graph ? stagesOf(plan.items).stageOf : waveNumbers(plan.waves) };
     cache.set(plan, known);
   }
+  if (!plan.graph) return `Wave ${known.phaseOf.get(index) ?? 1}`;
   const reached = Number(/^Stage (\d+)$/.exec(previous)?.[1] ?? 0);
-  return `Stage ${Math.max(reached, known.stageOf.get(index) ?? 1)}`;
+  return `Stage ${Math.max(reached, known.phaseOf.get(index) ?? 1)}`;
+}
+
+/** Item -> its wave, numbered from 1. */
+function waveNumbers(waves: readonly (readonly number[])[]): Map<number, number> {
+  const waveOf = new Map<number, number>();
+  waves.forEach((wave, w) => wave.forEach((index) => waveOf.set(index, w + 1)));
+  return waveOf;
 }

@@ -38,17 +38,17 @@ describe('stagesOf', () => {
 });
 
 describe('phaseTitle', () => {
-  const plan = (text: string, graph: boolean) => ({ items: items(text), graph }) as unknown as EmbeddedPlan;
+  const plan = (text: string, graph: boolean) => ({ items: items(text), graph, waves: [items(text).map((item) => item.index)] }) as unknown as EmbeddedPlan;
 
   it('a plain checklist names its wave', () => {
-    expect(phaseTitle(plan('- [ ] One\n', false), 1, new Map([[1, 1]]), '')).toBe('Wave 1');
+    expect(phaseTitle(plan('- [ ] One\n', false), 1, '')).toBe('Wave 1');
   });
 
   it('a routed plan names the stage, and never goes back to an earlier one', () => {
     const routed = plan('- [ ] A\n  @on ok -> 3\n- [ ] B\n- [ ] C\n', true);
-    expect(phaseTitle(routed, 1, new Map(), '')).toBe('Stage 1');
-    expect(phaseTitle(routed, 3, new Map(), 'Stage 1')).toBe('Stage 2');
+    expect(phaseTitle(routed, 1, '')).toBe('Stage 1');
+    expect(phaseTitle(routed, 3, 'Stage 1')).toBe('Stage 2');
     // B could run in stage 1, but the run dispatches it after C (routed targets first).
-    expect(phaseTitle(routed, 2, new Map(), 'Stage 2')).toBe('Stage 2');
+    expect(phaseTitle(routed, 2, 'Stage 2')).toBe('Stage 2');
   });
 });
