@@ -106,7 +106,8 @@ for (const [source, banned] of [
   ['compiler/cli/commands/plan.ts', ['zod', 'commander', 'unified', 'remark-parse', 'ajv', 'acorn']],
   ['compiler/cli/commands/compile.ts', ['acorn', 'acorn-walk', 'commander', 'ajv']],
 ]) {
-  const loaded = banned.filter((name) => packagesLoadedWith(cli.metafile, source).has(name));
+  const packages = packagesLoadedWith(cli.metafile, source);
+  const loaded = banned.filter((name) => packages.has(name));
   if (loaded.length > 0) throw new Error(`${source} loads ${loaded.join(', ')} on its cold start (see scripts/build.mjs)`);
 }
 const cliFiles = new Set(Object.keys(cli.metafile.outputs).map((path) => path.replace(/^dist\//, '')));
