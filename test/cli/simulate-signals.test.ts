@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { builtLeopold } from '../compile/harness.js';
+import { tempDir } from '../support/temp.js';
 
 // Issue #13, signals from any node: the original Leopold's two-branch plan and its
 // plan-grammar worked example (fixtures/corpus/plans/, our words, the same structure) take
@@ -11,13 +11,12 @@ import { builtLeopold } from '../compile/harness.js';
 // default answer of a steering key is its first declared value (the schema's enum/default).
 
 const repo = resolve(import.meta.dirname, '../..');
-const dir = mkdtempSync(join(tmpdir(), 'leopold-simulate-signals-'));
+const dir = tempDir('leopold-simulate-signals-'); // removed after the file (test/support/temp.ts)
 let bin = '';
 
 beforeAll(async () => {
   bin = (await builtLeopold()).bin;
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Simulation {
   agents: { label: string; options?: Record<string, unknown> }[];
