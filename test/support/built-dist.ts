@@ -53,19 +53,25 @@ export async function privatePackage(): Promise<string> {
   return dir;
 }
 
-/** dist/leopold.js imports its commands from chunks beside it (scripts/build.mjs): a copy of it takes them along. */
+/**
+ * The files dist/leopold.js loads from beside it (scripts/build.mjs): its command chunks, and
+ * the compile command's bundle and code cache.
+ */
+const BESIDE_THE_CLI = /^leopold-.*\.(js|cjs|cjs\.cache)$/;
+
+/** A copy of dist/leopold.js takes along what it loads from beside it. */
 function withChunks(files: readonly string[]): string[] {
   if (!files.includes('leopold.js')) return [...files];
-  return [...files, ...readdirSync(join(root, 'dist')).filter((name) => /^leopold-.*\.js$/.test(name))];
+  return [...files, ...readdirSync(join(root, 'dist')).filter((name) => BESIDE_THE_CLI.test(name))];
 }
 
 /**
- * Copies a built `leopold.js` and its chunks from beside it into `dir`; returns the copy of
- * leopold.js first, then the chunks.
+ * Copies a built `leopold.js` and what it loads from beside it into `dir`; returns the copy
+ * of leopold.js first, then the rest.
  */
 export function copyLeopold(bin: string, dir: string): string[] {
   const from = dirname(bin);
-  const files = ['leopold.js', ...readdirSync(from).filter((name) => /^leopold-.*\.js$/.test(name))];
+  const files = ['leopold.js', ...readdirSync(from).filter((name) => BESIDE_THE_CLI.test(name))];
   return files.map((name) => {
     copyFileSync(join(from, name), join(dir, name));
     return join(dir, name);
