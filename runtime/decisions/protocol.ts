@@ -41,7 +41,7 @@ export function protocolRefusal(entry: DecisionInput): string | undefined {
       'Never record a decision nobody made: the fork is not settled. Report an escalation event for the item instead and end your turn; the run stops with escalation.'
     );
   }
-  if (entry.class !== 'irreversible' || !isSilentCharter(entry.charter)) return undefined;
+  if (!mustStopAndAsk(entry)) return undefined;
   return (
     `refused "${entry.title.replace(/\s+/g, ' ').trim()}": it is irreversible and the charter is silent on it. ` +
     'Do not make this decision: stop and ask the user instead (decision protocol: only irreversible + charter-ambiguous stops to ask).'
@@ -50,10 +50,14 @@ export function protocolRefusal(entry: DecisionInput): string | undefined {
 
 /**
  * The decision protocol's one mandatory stop: a usable decision that is irreversible while
- * the charter is silent on it. Not the agent's to make, so the fork is an escalation.
+ * the charter is silent on it, whether written as a full entry or as a mechanical one (an
+ * irreversible step is never one clearly right answer). Not the agent's to make, so the
+ * fork is an escalation. protocolRefusal refuses exactly these with "stop and ask", and
+ * `leopold record` records the escalation for them, so what the message tells the agent and
+ * what stops the run cannot differ.
  */
 export function mustStopAndAsk(entry: DecisionInput): boolean {
-  return !entry.mechanical && unusableDecision(entry) === undefined && entry.class === 'irreversible' && isSilentCharter(entry.charter);
+  return unusableDecision(entry) === undefined && entry.class === 'irreversible' && isSilentCharter(entry.charter);
 }
 
 /** Thrown by appendDecisions when an entry breaks the protocol; nothing was written. */

@@ -97,6 +97,18 @@ describe('leopold record', () => {
     expect(readdirSync(join(project, '.leopold')).sort()).toEqual([...filesBefore, 'events.jsonl']);
   });
 
+  it('an irreversible step on a silent charter written as mechanical is the same mandatory stop: refused, and its escalation recorded', () => {
+    record({ decisions: [DECISION] });
+    const before = readFileSync(decisionsFile(), 'utf8');
+    const result = record({ decisions: [{ title: 'Drop the legacy orders table', mechanical: true, item: 6, class: 'irreversible' }] });
+    expect(result.code).toBe(1);
+    expect(result.ack?.error).toContain('stop and ask the user instead');
+    expect(result.ack?.error).toContain('The escalation for item 6 is recorded');
+    expect(readFileSync(decisionsFile(), 'utf8')).toBe(before);
+    const events = readFileSync(join(project, '.leopold', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events).toEqual([{ ts: expect.any(String), event: 'escalation', item: 6, question: '"Drop the legacy orders table" is irreversible and the charter is silent; stop and ask' }]);
+  });
+
   it('records no escalation for a refusal the agent can correct (no why), nor for one that names no item', () => {
     record({ decisions: [DECISION] });
     expect(record({ decisions: [{ ...DECISION, why: '' }] }).code).toBe(1);
