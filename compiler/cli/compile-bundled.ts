@@ -5,8 +5,8 @@ import { loadBundle } from './code-cache.js';
 // resolves that import here. The compile command is built as its own CommonJS bundle beside
 // dist/leopold.js and run with the V8 code cache the build made for it (code-cache.ts),
 // which takes a cold `leopold compile` from about 3.5x `node -e 0` to 2.7x at 100 items
-// (bench/cold-start.bench.ts). From
-// the sources (tsx, vitest) main.ts imports commands/compile.ts itself.
+// (bench/cold-start.bench.ts). From the sources (tsx, vitest) main.ts imports
+// commands/compile.ts itself.
 
 type CompileModule = typeof import('./commands/compile.js');
 
