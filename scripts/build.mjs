@@ -1,6 +1,7 @@
 // Builds dist/: one bundled ESM file per CLI entry point, so `leopold` and the hooks start
 // without resolving node_modules at run time, and the workflow runtime that `leopold
-// compile` embeds in every emitted script. Output is deterministic (no timestamps).
+// compile` embeds in every emitted script. Output is deterministic (no timestamps), but for
+// the compile bundle's V8 code cache (see below), which only ever makes compile faster.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -225,7 +226,7 @@ writeFileSync(resolve(root, RUNTIME_BUNDLE_HASH), `${createHash('sha256').update
 // flags, as the CLI runs: V8 takes a cache only under the version and flags that made it.
 // Its bytes vary from build to build (V8 does not promise otherwise); it is never read for
 // anything but speed, and compile's output is the same bytes with it, without it, or with
-// a broken one (test/cli/code-cache.test.ts).
+// a broken one (test/compile/code-cache.e2e.test.ts).
 rmSync(resolve(root, `${COMPILE_BUNDLE}.cache`), { force: true });
 const warmUp = spawnSync(process.execPath, ['scripts/code-cache.mjs'], { cwd: root, encoding: 'utf8', env: { ...process.env, LEOPOLD_AUTONOMY: '' } });
 if (warmUp.status !== 0) throw new Error(`scripts/code-cache.mjs failed (exit ${warmUp.status ?? warmUp.signal}):\n${warmUp.stderr}`);
