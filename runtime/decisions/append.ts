@@ -2,7 +2,7 @@ import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync,
 import { join } from 'node:path';
 import { withLock, type LockOptions } from '../fs/lock.js';
 import { liftedCharterRules } from '../persona/charter-rules-cache.js';
-import { DecisionRefusedError, firstRefusal } from './protocol.js';
+import { DecisionRefusedError, refusalOf } from './protocol.js';
 import { parseDecisionInput } from './record-input.js';
 import { DECISIONS_HEADING, isPersonaEntry, renderDecision } from './render.js';
 import type { DecisionInput } from './schema.js';
@@ -143,8 +143,8 @@ export async function appendDecisions(
   lock: LockOptions = {},
 ): Promise<number[]> {
   const parsed = entries.map((e) => parseDecisionInput(e));
-  const refusal = firstRefusal(parsed);
-  if (refusal) throw new DecisionRefusedError(refusal);
+  const refusal = refusalOf(parsed);
+  if (refusal) throw new DecisionRefusedError(refusal.message);
   if (parsed.length === 0) return [];
   const path = join(leopoldDir, DECISIONS_FILE);
   // The rules that bind a persona are lifted from CHARTER.md here, by the one writer:

@@ -27,7 +27,7 @@ export {
   type TrailKind,
 } from './decided-for-you.js';
 export { eventLine, EVENTS_FILE, EVENTS_LOCK, recordEvents } from './events.js';
-export { DecisionRefusedError, firstRefusal, protocolRefusal, unusableDecision } from './protocol.js';
+export { DecisionRefusedError, refusalOf, protocolRefusal, unusableDecision } from './protocol.js';
 export {
   DECISIONS_HEADING,
   DEFAULT_REVERSAL,

@@ -20,56 +20,68 @@ export function unusableDecision(entry: Pick<DecisionInput, 'decision' | 'why' |
   return undefined;
 }
 
+/** Why an entry may not be recorded, and whether it is the protocol's one mandatory stop. */
+export interface Refusal {
+  /** What the agent is told, naming the entry. */
+  message: string;
+  /**
+   * An irreversible decision the charter is silent on: not the agent's to make, so the
+   * fork is an escalation and the run stops (`leopold record` records the escalation).
+   * The other refusals are the agent's to correct.
+   */
+  stopAndAsk: boolean;
+}
+
 /**
  * The decision protocol's hard refusals (SPEC-RUNTIME §3): a fork decision dressed as a
  * mechanical one-liner (it would drop out of "What I decided for you"), an entry that decides nothing
  * (no decision, or no why: the fork is not settled; report an escalation instead), and an
- * irreversible decision the charter is silent on (not the agent's to make). Returns the
- * message that tells the agent what to do instead, or undefined when it may be recorded.
+ * irreversible decision the charter is silent on (not the agent's to make), whether written
+ * as a full entry or as a mechanical one (an irreversible step is never one clearly right
+ * answer). Returns the refusal, or undefined when the entry may be recorded.
  */
-export function protocolRefusal(entry: DecisionInput): string | undefined {
+export function protocolRefusal(entry: DecisionInput): Refusal | undefined {
+  const title = entry.title.replace(/\s+/g, ' ').trim();
   if (entry.mechanical && (entry.fork !== undefined || entry.persona)) {
-    return (
-      `refused "${entry.title.replace(/\s+/g, ' ').trim()}": a decision at a ${entry.fork ?? 'persona'} fork is never mechanical. ` +
-      'Mechanical is one clearly right answer (run the formatter, reuse the helper, add the missing test); a fork is a judgment call: record the full entry with its Persona and Reversal.'
-    );
+    return {
+      message:
+        `refused "${title}": a decision at a ${entry.fork ?? 'persona'} fork is never mechanical. ` +
+        'Mechanical is one clearly right answer (run the formatter, reuse the helper, add the missing test); a fork is a judgment call: record the full entry with its Persona and Reversal.',
+      stopAndAsk: false,
+    };
   }
   const unusable = unusableDecision(entry);
   if (unusable !== undefined) {
-    return (
-      `refused "${entry.title.replace(/\s+/g, ' ').trim()}": ${unusable}, so nobody made it. ` +
-      'Never record a decision nobody made: the fork is not settled. Report an escalation event for the item instead and end your turn; the run stops with escalation.'
-    );
+    return {
+      message:
+        `refused "${title}": ${unusable}, so nobody made it. ` +
+        'Never record a decision nobody made: the fork is not settled. Report an escalation event for the item instead and end your turn; the run stops with escalation.',
+      stopAndAsk: false,
+    };
   }
-  if (!mustStopAndAsk(entry)) return undefined;
-  return (
-    `refused "${entry.title.replace(/\s+/g, ' ').trim()}": it is irreversible and the charter is silent on it. ` +
-    'Do not make this decision: stop and ask the user instead (decision protocol: only irreversible + charter-ambiguous stops to ask).'
-  );
+  if (entry.class !== 'irreversible' || !isSilentCharter(entry.charter)) return undefined;
+  return {
+    message:
+      `refused "${title}": it is irreversible and the charter is silent on it. ` +
+      'Do not make this decision: stop and ask the user instead (decision protocol: only irreversible + charter-ambiguous stops to ask).',
+    stopAndAsk: true,
+  };
 }
 
 /**
- * The decision protocol's one mandatory stop: a usable decision that is irreversible while
- * the charter is silent on it, whether written as a full entry or as a mechanical one (an
- * irreversible step is never one clearly right answer). Not the agent's to make, so the
- * fork is an escalation. protocolRefusal refuses exactly these with "stop and ask", and
- * `leopold record` records the escalation for them, so what the message tells the agent and
- * what stops the run cannot differ.
+ * The refusal an invocation answers with, or undefined when every entry may be recorded:
+ * the first mandatory stop among `entries` (the run stops there, whatever else is wrong),
+ * otherwise the first refusal.
  */
-export function mustStopAndAsk(entry: DecisionInput): boolean {
-  return unusableDecision(entry) === undefined && entry.class === 'irreversible' && isSilentCharter(entry.charter);
+export function refusalOf(entries: readonly DecisionInput[]): (Refusal & { entry: DecisionInput }) | undefined {
+  const refused = entries.flatMap((entry) => {
+    const refusal = protocolRefusal(entry);
+    return refusal ? [{ ...refusal, entry }] : [];
+  });
+  return refused.find((refusal) => refusal.stopAndAsk) ?? refused[0];
 }
 
 /** Thrown by appendDecisions when an entry breaks the protocol; nothing was written. */
 export class DecisionRefusedError extends Error {
   override readonly name = 'DecisionRefusedError';
-}
-
-/** The first refusal among `entries`, or undefined when every entry may be recorded. */
-export function firstRefusal(entries: readonly DecisionInput[]): string | undefined {
-  for (const entry of entries) {
-    const refusal = protocolRefusal(entry);
-    if (refusal) return refusal;
-  }
-  return undefined;
 }

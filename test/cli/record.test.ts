@@ -109,6 +109,23 @@ describe('leopold record', () => {
     expect(events).toEqual([{ ts: expect.any(String), event: 'escalation', item: 6, question: '"Drop the legacy orders table" is irreversible and the charter is silent; stop and ask' }]);
   });
 
+  it('in a batch, the mandatory stop is the answer even after a refusal the agent could correct: the ack names the entry it escalates', () => {
+    record({ decisions: [DECISION] });
+    const result = record({ decisions: [{ ...DECISION, why: '' }, { ...DECISION, item: 7, title: 'Drop the orders table', class: 'irreversible', charter: 'silent' }] });
+    expect(result.code).toBe(1);
+    expect(result.ack?.error).toMatch(/^refused "Drop the orders table": it is irreversible and the charter is silent on it\..* The escalation for item 7 is recorded/);
+    const events = readFileSync(join(project, '.leopold', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events).toEqual([{ ts: expect.any(String), event: 'escalation', item: 7, question: '"Drop the orders table" is irreversible and the charter is silent; stop and ask' }]);
+  });
+
+  it('a fork decision written as mechanical is told to become a full entry, and nothing is escalated on that message, irreversible or not', () => {
+    record({ decisions: [DECISION] });
+    const result = record({ decisions: [{ title: 'Drop the orders table', mechanical: true, fork: 'human', item: 2, class: 'irreversible' }] });
+    expect(result.code).toBe(1);
+    expect(result.ack).toEqual({ ok: false, error: expect.stringMatching(/^refused "Drop the orders table": a decision at a human fork is never mechanical\. [^]*Persona and Reversal\.$/) });
+    expect(existsSync(join(project, '.leopold', 'events.jsonl'))).toBe(false);
+  });
+
   it('records no escalation for a refusal the agent can correct (no why), nor for one that names no item', () => {
     record({ decisions: [DECISION] });
     expect(record({ decisions: [{ ...DECISION, why: '' }] }).code).toBe(1);

@@ -5,7 +5,7 @@ import { decodeBase64Option } from '../io.js';
 // command on every write, and the barrel would load zod (schema.ts) for nothing.
 import { appendDecisions } from '../../../runtime/decisions/append.js';
 import { recordEvents } from '../../../runtime/decisions/events.js';
-import { DecisionRefusedError, firstRefusal, mustStopAndAsk } from '../../../runtime/decisions/protocol.js';
+import { DecisionRefusedError, refusalOf, type Refusal } from '../../../runtime/decisions/protocol.js';
 import { describeRecordIssues, parseRecordInput } from '../../../runtime/decisions/record-input.js';
 import type { DecisionInput } from '../../../runtime/decisions/schema.js';
 
@@ -39,8 +39,8 @@ export async function recordDocument(raw: string, cwd: string, now: () => Date =
   }
   const parsed = parseRecordInput(json);
   if (!parsed.success) return unusable(`input does not match the record schema: ${describeRecordIssues(parsed.issues)}`);
-  const refusal = firstRefusal(parsed.data.decisions);
-  if (refusal) return { ack: { ok: false, error: await escalateRefusal(refusal, parsed.data.decisions, cwd, now) }, code: 1 };
+  const refusal = refusalOf(parsed.data.decisions);
+  if (refusal) return { ack: { ok: false, error: await escalateRefusal(refusal, cwd, now) }, code: 1 };
   const leopoldDir = findBriefDir(cwd);
   if (!leopoldDir) return unusable(`no .leopold/ directory at or above ${cwd}`);
   try {
@@ -55,22 +55,23 @@ export async function recordDocument(raw: string, cwd: string, now: () => Date =
 
 /**
  * An irreversible decision on a silent charter is the protocol's one mandatory stop: the
- * refusal itself records the `escalation` event for its item, so the Stop hook ends the run
- * with `escalation` (naming the item) whatever the session does next, as the workflow
- * stops at once. Other refusals are the agent's to correct (a missing why, a fork written
- * as mechanical), so they record nothing. Returns the refusal as the ack says it.
+ * refusal itself records the `escalation` event for that entry's item, so the Stop hook ends
+ * the run with `escalation` (naming the item) whatever the session does next, as the
+ * workflow stops at once. refusalOf answers with such a refusal first, so the message
+ * names the entry escalated. Other refusals are the agent's to correct (a missing why, a
+ * fork written as mechanical), so they record nothing. Returns the refusal as the ack says it.
  */
-async function escalateRefusal(refusal: string, decisions: readonly DecisionInput[], cwd: string, now: () => Date): Promise<string> {
-  const asked = decisions.find(mustStopAndAsk);
-  const leopoldDir = asked && typeof asked.item === 'number' ? findBriefDir(cwd) : null;
-  if (!asked || leopoldDir === null) return refusal;
-  const title = asked.title.replace(/\s+/g, ' ').trim();
+async function escalateRefusal(refusal: Refusal & { entry: DecisionInput }, cwd: string, now: () => Date): Promise<string> {
+  const { entry } = refusal;
+  const leopoldDir = refusal.stopAndAsk && typeof entry.item === 'number' ? findBriefDir(cwd) : null;
+  if (leopoldDir === null || typeof entry.item !== 'number') return refusal.message;
+  const title = entry.title.replace(/\s+/g, ' ').trim();
   try {
-    await recordEvents(leopoldDir, [{ event: 'escalation', item: asked.item, question: `"${title}" is irreversible and the charter is silent; stop and ask` }], now);
+    await recordEvents(leopoldDir, [{ event: 'escalation', item: entry.item, question: `"${title}" is irreversible and the charter is silent; stop and ask` }], now);
   } catch {
-    return refusal; // the refusal stands; the session reports the escalation itself, as its instructions say
+    return refusal.message; // the refusal stands; the session reports the escalation itself, as its instructions say
   }
-  return `${refusal} The escalation for item ${asked.item} is recorded: end your turn; the run stops with escalation and the user decides.`;
+  return `${refusal.message} The escalation for item ${entry.item} is recorded: end your turn; the run stops with escalation and the user decides.`;
 }
 
 async function readStdin(): Promise<string> {

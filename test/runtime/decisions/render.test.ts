@@ -196,7 +196,12 @@ describe('readDecisions', () => {
 describe('protocolRefusal', () => {
   it.each(['silent', 'Silent', '  SILENT ', '', '   ', 'silent: nothing on schemas'])('refuses irreversible with charter %j', (charter) => {
     const refusal = protocolRefusal({ ...ESCALATION, class: 'irreversible', charter });
-    expect(refusal).toMatch(/stop and ask the user instead/);
+    expect(refusal?.message).toMatch(/stop and ask the user instead/);
+    expect(refusal?.stopAndAsk).toBe(true);
+  });
+
+  it('refuses an irreversible step on a silent charter written as mechanical as the same mandatory stop', () => {
+    expect(protocolRefusal({ title: 'Drop the table', mechanical: true, class: 'irreversible' })).toEqual({ message: expect.stringMatching(/stop and ask the user instead/), stopAndAsk: true });
   });
 
   it.each([
@@ -215,12 +220,14 @@ describe('protocolRefusal: an entry that decides nothing', () => {
     ['a blank why', { why: '' }],
     ['the template placeholder', { decision: '<what you chose>' }],
   ])('refuses %s: nobody made it, report an escalation', (_label, over) => {
-    expect(protocolRefusal({ ...ESCALATION, ...over })).toMatch(/nobody made it\. Never record a decision nobody made: the fork is not settled\. Report an escalation/);
+    expect(protocolRefusal({ ...ESCALATION, ...over })).toEqual({ message: expect.stringMatching(/nobody made it\. Never record a decision nobody made: the fork is not settled\. Report an escalation/), stopAndAsk: false });
   });
 
   it('refuses a fork decision dressed as a mechanical one-liner: it would vanish from the block', () => {
-    expect(protocolRefusal({ title: 'Pick MIT', fork: 'human', mechanical: true })).toMatch(/a decision at a human fork is never mechanical/);
-    expect(protocolRefusal({ title: 'Pick MIT', persona: ESCALATION.persona, mechanical: true })).toMatch(/never mechanical/);
+    expect(protocolRefusal({ title: 'Pick MIT', fork: 'human', mechanical: true })).toEqual({ message: expect.stringMatching(/a decision at a human fork is never mechanical/), stopAndAsk: false });
+    expect(protocolRefusal({ title: 'Pick MIT', persona: ESCALATION.persona, mechanical: true })?.message).toMatch(/never mechanical/);
+    // Irreversible too: the agent is told to write the full entry, which is then the stop; nothing stops on this message.
+    expect(protocolRefusal({ title: 'Drop it', fork: 'human', mechanical: true, class: 'irreversible' })?.stopAndAsk).toBe(false);
   });
 
   it('keeps mechanical one-liners, which need no why', () => {
