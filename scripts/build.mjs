@@ -227,8 +227,11 @@ writeFileSync(resolve(root, RUNTIME_BUNDLE_HASH), `${createHash('sha256').update
 // Its bytes vary from build to build (V8 does not promise otherwise); it is never read for
 // anything but speed, and compile's output is the same bytes with it, without it, or with
 // a broken one (test/compile/code-cache.e2e.test.ts).
-rmSync(resolve(root, `${COMPILE_BUNDLE}.cache`), { force: true });
-const warmUp = spawnSync(process.execPath, ['scripts/code-cache.mjs'], { cwd: root, encoding: 'utf8', env: { ...process.env, LEOPOLD_AUTONOMY: '' } });
+// NODE_OPTIONS is left out of its environment: a V8 flag there (a CI job's heap size) would
+// make a cache that a plain `node dist/leopold.js` always refuses.
+for (const leftover of ['.cache', '.cache.tmp']) rmSync(resolve(root, `${COMPILE_BUNDLE}${leftover}`), { force: true });
+const { NODE_OPTIONS: _flags, ...warmUpEnv } = process.env;
+const warmUp = spawnSync(process.execPath, ['scripts/code-cache.mjs'], { cwd: root, encoding: 'utf8', env: { ...warmUpEnv, LEOPOLD_AUTONOMY: '' } });
 if (warmUp.status !== 0) throw new Error(`scripts/code-cache.mjs failed (exit ${warmUp.status ?? warmUp.signal}):\n${warmUp.stderr}`);
 
 // The Claude Code plugin, dist/plugin/ (`claude --plugin-dir dist/plugin`; docs/init.md):

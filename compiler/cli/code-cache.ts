@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
 import { Script } from 'node:vm';
@@ -15,8 +15,10 @@ import { Script } from 'node:vm';
 // other V8 flags, and then compiles from source. But V8 checks neither the source's bytes
 // (only its length: a bundle edited in place at the same length would run the old text's
 // bytecode) nor, in release builds, its own bytes (a damaged cache aborts the process while
-// V8 reads it). So the cache file starts with the sha256 of the bundle and V8's bytes
-// together, and a cache that does not match is never handed to V8.
+// V8 reads it). And V8's version check leaves out the embedder's own patches (every Node
+// 20 reports V8 11.3.244.8). So the cache file starts with the sha256 of the Node version,
+// the platform, the bundle and V8's bytes together, and a cache that does not match is never
+// handed to V8. V8 still checks its flags itself, and refuses a cache cleanly on those.
 
 /** How one load went with the bundle's code cache. */
 export type CodeCacheUse = 'used' | 'rejected by V8' | 'mismatched' | 'absent';
@@ -34,7 +36,7 @@ const DIGEST_BYTES = 32;
 const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {"use strict";';
 const WRAPPER_TAIL = '\n})';
 
-/** The file beside a bundle that holds its code cache: the sha256 of the bundle and V8's bytes, then V8's bytes. */
+/** The file beside a bundle that holds its code cache: its digest (digestOf), then V8's bytes. */
 export function codeCacheFile(bundle: string): string {
   return `${bundle}.cache`;
 }
@@ -67,8 +69,10 @@ export async function writeCodeCache(bundle: string, warmUp: (exports: unknown) 
   return data.length;
 }
 
+/** What a cache is made for: this Node on this platform, this bundle, these bytes of V8's. */
 function digestOf(source: Buffer, v8Bytes: Buffer): Buffer {
-  return createHash('sha256').update(source).update(v8Bytes).digest();
+  const node = `${process.version} ${process.platform} ${process.arch}\0`;
+  return createHash('sha256').update(node).update(source).update(v8Bytes).digest();
 }
 
 function scriptOf(bundle: string, source: Buffer, v8Bytes: Buffer | undefined): Script {
@@ -86,11 +90,24 @@ function run(script: Script, bundle: string): unknown {
   return module.exports;
 }
 
-/** The cache file's bytes; null when there is none or it cannot be read (the cache is never needed). */
+// Far above any real cache (about 1 MB); a larger file is not one.
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The cache file's bytes; null when there is none or it cannot be read (the cache is never
+ * needed), or it is not a regular file of a sane size: opened without blocking, so a FIFO
+ * in its place cannot hang a compile.
+ */
 function readCache(bundle: string): Buffer | null {
+  let fd: number | undefined;
   try {
-    return readFileSync(codeCacheFile(bundle));
+    fd = openSync(codeCacheFile(bundle), constants.O_RDONLY | constants.O_NONBLOCK);
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_CACHE_BYTES) return null;
+    return readFileSync(fd);
   } catch {
     return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { LeopoldError } from '../diagnostics/error.js';
 import { loadBundle } from './code-cache.js';
 
 // What `import('./commands/compile.js')` in main.ts loads in the built CLI: scripts/build.mjs
@@ -10,6 +11,17 @@ import { loadBundle } from './code-cache.js';
 
 type CompileModule = typeof import('./commands/compile.js');
 
-const loaded = loadBundle(fileURLToPath(new URL('./leopold-compile.cjs', import.meta.url))).exports as CompileModule;
+const BUNDLE = fileURLToPath(new URL('./leopold-compile.cjs', import.meta.url));
 
-export const { compileCommand, registerCompile } = loaded;
+function load(): CompileModule {
+  try {
+    return loadBundle(BUNDLE).exports as CompileModule;
+  } catch (error) {
+    // The bundle itself missing or unreadable is a broken install, not a bug to report.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code !== 'string' || (error as NodeJS.ErrnoException).path !== BUNDLE) throw error;
+    throw new LeopoldError(`cannot load the compile command from ${BUNDLE} (${code}); reinstall Leopold, or run npm run build in its checkout`);
+  }
+}
+
+export const { compileCommand, registerCompile } = load();

@@ -105,6 +105,24 @@ describe('the compile bundle and its code cache', () => {
     expect(compileEach(dist)).toEqual(compileEach(built));
   });
 
+  it('a FIFO where the cache should be is passed over without waiting for a writer', async () => {
+    const dist = await distCopy();
+    rmSync(join(dist, CACHE));
+    expect(spawnSync('mkfifo', [join(dist, CACHE)]).status).toBe(0);
+    expect(compileEach(dist)).toEqual(compileEach(built));
+  });
+
+  it('without the bundle, compile says the install is broken in one line and exits 2', async () => {
+    const dist = await distCopy();
+    rmSync(join(dist, BUNDLE));
+    const missing = compileEach(dist);
+    for (const run of missing) {
+      expect(run.code, run.name).toBe(2);
+      expect(run.stderr, run.name).toBe(`leopold: cannot load the compile command from ${join(dist, BUNDLE)} (ENOENT); reinstall Leopold, or run npm run build in its checkout\n`);
+      expect([run.script, run.args], run.name).toEqual([null, null]);
+    }
+  });
+
   it('a bundle edited after the build runs as edited, even at the same length, not as the cache remembers it', async () => {
     const dist = await distCopy();
     const source = readFileSync(join(dist, BUNDLE), 'utf8');
