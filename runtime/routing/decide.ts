@@ -81,17 +81,18 @@ export function routeDecision(input: RouteDecisionInput): RouteDecision {
   const eligible = orderOf(shape, input.rank)
     .filter((item) => facts.eligible(item))
     .map((item) => item.index);
-  // Sets, not list scans: a checklist of thousands has thousands eligible at once.
-  const open = new Set(eligible);
+  // Routed targets first, each once; a target is asked about directly, not looked up in a
+  // set of every eligible item (a checklist of thousands has thousands eligible at once).
   const placed = new Set<number>();
-  const next: number[] = [];
+  const routedFirst: number[] = [];
   for (const route of routing.taken) {
-    if (open.has(route.to) && !placed.has(route.to)) {
-      next.push(route.to);
+    const target = byIndex.get(route.to);
+    if (target && !placed.has(route.to) && facts.eligible(target)) {
+      routedFirst.push(route.to);
       placed.add(route.to);
     }
   }
-  for (const index of eligible) if (!placed.has(index)) next.push(index);
+  const next = placed.size === 0 ? eligible : [...routedFirst, ...eligible.filter((index) => !placed.has(index))];
 
   return { next, taken, routing, complete: next.length === 0 ? completion(items, facts) : null };
 }
@@ -166,8 +167,12 @@ interface PlanFacts {
   gated(index: number): boolean;
   latched(index: number): boolean;
   eligible(item: PlanItem): boolean;
-  /** Open items that can never become eligible, and why. */
-  dead: Map<number, 'stranded' | 'routedAround'>;
+  /**
+   * Open items that can never become eligible, and why. Worked out when first asked: only
+   * a step with nothing eligible needs it (completion), and every other step would pay a
+   * pass over the whole plan for it.
+   */
+  dead(): ReadonlyMap<number, 'stranded' | 'routedAround'>;
 }
 
 /**
@@ -227,43 +232,48 @@ function planFacts(shape: PlanShape, routing: RoutingState): PlanFacts {
   const gated = (index: number) => sources.has(index);
   const latched = (index: number) => latchedTargets.has(index);
   const onChannel = (needKey: string) => Object.hasOwn(routing.channel, needKey);
+  // The item at hand is its own `byIndex` entry: `closed` without the lookup.
+  const open = (item: PlanItem) => !item.done && status(item.index) === undefined;
   const eligible = (item: PlanItem) =>
-    !closed(item.index) &&
+    open(item) &&
     item.deps.every(succeeded) &&
     item.needs.every((need) => onChannel(need.key)) &&
     (!gated(item.index) || latched(item.index));
 
   // Fix-point: an open item is dead once what it waits for can no longer happen.
-  const dead = new Map<number, 'stranded' | 'routedAround'>();
-  const gone = (index: number) => (closed(index) && !succeeded(index)) || dead.has(index);
-  const spent = (index: number) => closed(index) || dead.has(index);
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const item of items) {
-      if (closed(item.index) || dead.has(item.index) || eligible(item)) continue;
-      let why: 'stranded' | 'routedAround' | null = null;
-      if (gated(item.index) && !latched(item.index) && sources.get(item.index)!.every(spent)) why = 'routedAround';
-      else if (item.deps.some(gone)) why = 'stranded';
-      else if (
-        item.needs.some((need) => !onChannel(need.key) && (emitters.get(need.key) ?? []).every(spent))
-      ) {
-        why = 'stranded';
-      }
-      if (why) {
-        dead.set(item.index, why);
-        changed = true;
+  let found: Map<number, 'stranded' | 'routedAround'> | undefined;
+  const dead = () => {
+    if (found) return found;
+    const known = new Map<number, 'stranded' | 'routedAround'>();
+    const gone = (index: number) => (closed(index) && !succeeded(index)) || known.has(index);
+    const spent = (index: number) => closed(index) || known.has(index);
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const item of items) {
+        if (!open(item) || known.has(item.index) || eligible(item)) continue;
+        let why: 'stranded' | 'routedAround' | null = null;
+        if (gated(item.index) && !latched(item.index) && sources.get(item.index)!.every(spent)) why = 'routedAround';
+        else if (item.deps.some(gone)) why = 'stranded';
+        else if (item.needs.some((need) => !onChannel(need.key) && (emitters.get(need.key) ?? []).every(spent))) why = 'stranded';
+        if (why) {
+          known.set(item.index, why);
+          changed = true;
+        }
       }
     }
-  }
+    found = known;
+    return known;
+  };
   return { closed, succeeded, gated, latched, eligible, dead };
 }
 
 function completion(items: readonly PlanItem[], facts: PlanFacts): Completion {
   const open = items.filter((item) => !facts.closed(item.index)).map((item) => item.index);
   const failed = items.filter((item) => facts.closed(item.index) && !facts.succeeded(item.index)).map((item) => item.index);
-  const stranded = open.filter((index) => facts.dead.get(index) === 'stranded');
-  const routedAround = open.filter((index) => facts.dead.get(index) === 'routedAround');
-  const waiting = open.filter((index) => !facts.dead.has(index));
+  const dead = facts.dead();
+  const stranded = open.filter((index) => dead.get(index) === 'stranded');
+  const routedAround = open.filter((index) => dead.get(index) === 'routedAround');
+  const waiting = open.filter((index) => !dead.has(index));
   const reason = waiting.length > 0 ? 'deadlock' : open.length === 0 && failed.length === 0 ? 'plan_complete' : 'routed_complete';
   return { reason, stranded, routedAround, failed, waiting };
 }

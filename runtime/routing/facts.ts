@@ -28,9 +28,16 @@ export function isFailure(status: string | undefined): boolean {
   return status?.toLowerCase() === 'fail';
 }
 
+// Asked at every dispatch of the same items array (the engines replace the array, never
+// change it, when work is appended), so answered once per array.
+const graphs = new WeakMap<readonly PlanItem[], boolean>();
+
 /** True when the plan declares a graph (routes, signals, needs or a non-work kind); else the wave loop runs. */
 export function hasGraph(items: readonly PlanItem[]): boolean {
-  return items.some(
-    (item) => item.routes.length > 0 || item.emits.length > 0 || item.needs.length > 0 || item.kind !== 'work',
-  );
+  let graph = graphs.get(items);
+  if (graph === undefined) {
+    graph = items.some((item) => item.routes.length > 0 || item.emits.length > 0 || item.needs.length > 0 || item.kind !== 'work');
+    graphs.set(items, graph);
+  }
+  return graph;
 }
