@@ -97,6 +97,11 @@ export function routeDecision(input: RouteDecisionInput): RouteDecision {
   return { next, taken, routing, complete: next.length === 0 ? completion(items, facts) : null };
 }
 
+/** The item with `index` in `items` (looked up in the plan's shape, made once per items array), or undefined. */
+export function itemAt(items: readonly PlanItem[], index: number): PlanItem | undefined {
+  return shapeOf(items).byIndex.get(index);
+}
+
 // Item indexes as routing memory's record keys, made once per index (every step asks for thousands).
 const KEYS: string[] = [];
 function key(index: number): string {

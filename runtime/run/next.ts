@@ -1,7 +1,7 @@
 import { AMENDMENT_BUDGET } from '../amend/limits.js';
 import type { PlanItem } from '../plan/schema.js';
 import { rescueVerdict } from '../rescue/index.js';
-import { routeDecision, type Completion as RouteCompletion } from '../routing/decide.js';
+import { itemAt, routeDecision, type Completion as RouteCompletion } from '../routing/decide.js';
 import { hasGraph } from '../routing/facts.js';
 import { nextWave } from '../routing/waves.js';
 import { stopCondition, type StopLimits, type StopVerdict } from '../stop/conditions.js';
@@ -77,7 +77,7 @@ export function decideNext(input: NextInput): Next {
   const { model, plan } = input;
   const graph = hasGraph(plan.items);
   const step = routeDecision({ items: plan.items, routing: model.routing, ...(graph ? {} : { rank: waveRank(plan.waves) }) });
-  const next = step.next.length > 0 ? plan.items.find((item) => item.index === step.next[0])! : null;
+  const next = step.next.length > 0 ? itemAt(plan.items, step.next[0]!)! : null;
   const completion = step.complete ? completionOf(step.complete, graph) : null;
   const facts = input.facts ?? {};
   const rescue =
