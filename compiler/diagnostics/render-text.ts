@@ -67,7 +67,10 @@ function printable(line: string): string {
   return line.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, '\uFFFD');
 }
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+// Made when a code frame is first drawn: building a segmenter loads ICU's break rules, about
+// 8 ms of a cold process, which a compile that reports nothing should not pay.
+let segmenter: Intl.Segmenter | undefined;
+const graphemes = (text: string): string[] => [...(segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' })).segment(text)].map((g) => g.segment);
 
 /**
  * Terminal columns of one grapheme: 2 for East Asian wide/fullwidth characters and emoji, 1
@@ -95,8 +98,8 @@ function cellWidth(grapheme: string): number {
 
 function underline(line: string, from: number, to: number): string {
   const start = Math.max(0, from - 1);
-  const before = [...graphemes.segment(line.slice(0, start))].map((g) => g.segment);
-  const inside = [...graphemes.segment(line.slice(start, Math.max(start, to - 1)))].map((g) => g.segment);
+  const before = graphemes(line.slice(0, start));
+  const inside = graphemes(line.slice(start, Math.max(start, to - 1)));
   // Tabs are copied so the caret lands where the terminal put the text after them.
   const pad = before.map((g) => (g === '\t' ? '\t' : ' '.repeat(cellWidth(g)))).join('');
   const count = Math.max(1, inside.reduce((n, g) => n + (g === '\t' ? 1 : cellWidth(g)), 0));
