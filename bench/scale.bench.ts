@@ -150,11 +150,13 @@ export default async function scaleBench(): Promise<BenchTable> {
   ]);
 
   const perAgent = new Map<number, Chain>();
-  // The median of several chains per size (5, and 3 at 4,000 items): one 100-item chain is
-  // a tenth of a second, so a single run moved the ratio by ±0.3 on a shared machine.
+  // The median of several chains per size (15 at 100 items, 5 at 1,000, 3 at 4,000): one
+  // 100-item chain is a tenth of a second, so a single run moved the ratio by ±0.3 on a
+  // shared machine, and a median of 5 still by ±0.3 under load (0.92 to 1.56 in one day).
+  const ROUNDS: Readonly<Record<number, number>> = { 100: 15, 1000: 5, 4000: 3 };
   for (const items of [100, 1000, 4000]) {
     const chains: Chain[] = [];
-    for (let round = 0; round < (items < 4000 ? 5 : 3); round++) {
+    for (let round = 0; round < ROUNDS[items]!; round++) {
       const chain = await simulateChain(generateChecklist(items), `max_iterations: ${items * 2}\n`);
       if (chain.stop !== 'plan_complete' || chain.done !== items) throw new Error(`the ${items}-item chain ended ${chain.stop} with ${chain.done} done`);
       chains.push(chain);
@@ -175,7 +177,7 @@ export default async function scaleBench(): Promise<BenchTable> {
     `Medians: ${medians(stop.rows)}; ${medians(startup.rows)}.`,
     'The Stop hook rows are cold processes (median of 30, interleaved with `node -e 0`) on a 1,000-item checklist whose item 1 was just ticked: the hook reads PLAN.md, folds the tick, routes and blocks with item 2. Cold: `.leopold/` holds only the brief and state.json, so the turn parses PLAN.md (the first turn of a run, or a plan edited by hand). Warm: the parse the last writer of PLAN.md kept (.leopold/.PLAN.md.items.json, written by the tick or the previous turn) matches the text, so the turn loads no Markdown parser: every later turn of a run.',
     'The largest plan is found by bisection over bench/plans.ts generatePlan (routes, kinds, deps, needs, scenarios and scopes), compiled with the runtime bundle this run built.',
-    'Simulated runs are in-process (compile, then runWorkflowScript launch after launch with the previous result\'s continue, as `leopold simulate` does) with default answers, after one warm-up chain, the median of 5 chains per size (3 at 4,000 items); a launch ends at run_budget before the host\'s 1,000 agents. ms per agent includes each launch\'s own start (loading the script, the realm).',
+    'Simulated runs are in-process (compile, then runWorkflowScript launch after launch with the previous result\'s continue, as `leopold simulate` does) with default answers, after one warm-up chain, the median of 15 chains at 100 items, 5 at 1,000 and 3 at 4,000; a launch ends at run_budget before the host\'s 1,000 agents. ms per agent includes each launch\'s own start (loading the script, the realm).',
     'The start-up row is what one `leopold simulate` process pays before and around a single agent: node, the CLI\'s modules, compile, the host\'s loader (which parses the whole script), Ajv compiling the agent schemas and the realm; docs/host.md.',
   );
   return { title: 'Issue #13: plans larger than one run, cost that stays linear', columns: ['measure', 'measured', 'target', ''], rows, notes };
