@@ -22,7 +22,12 @@ const COMMON = { absWorkingDir: root, bundle: true, sourcemap: false, legalComme
  */
 const CHARTER_LIFTER = createHash('sha256')
   .update(readFileSync(resolve(root, 'runtime/persona/charter-rules.ts')))
-  .update(['remark-parse', 'remark-gfm', 'unified'].map((name) => `${name}@${JSON.parse(readFileSync(resolve(root, 'node_modules', name, 'package.json'), 'utf8')).version}`).join(' '))
+  .update(readFileSync(resolve(root, 'runtime/plan/parse/markdown.ts')))
+  .update(
+    ['remark-parse', 'unified', 'micromark-extension-gfm-footnote', 'micromark-extension-gfm-table', 'micromark-extension-gfm-task-list-item', 'mdast-util-gfm-footnote', 'mdast-util-gfm-table', 'mdast-util-gfm-task-list-item']
+      .map((name) => `${name}@${JSON.parse(readFileSync(resolve(root, 'node_modules', name, 'package.json'), 'utf8')).version}`)
+      .join(' '),
+  )
   .digest('hex')
   .slice(0, 16);
 /** Code that runs in node: the CLI, the hooks, and the build-time schema module. */

@@ -1,7 +1,5 @@
 import type { Heading, ListItem, Node, Nodes, Paragraph, Root } from 'mdast';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
+import { blockMarkdown } from '../plan/parse/markdown.js';
 
 /** At most this many rules are lifted (SPEC-RUNTIME §2), so a long charter stays a prompt. */
 export const MAX_CHARTER_RULES = 32;
@@ -15,7 +13,11 @@ const RULE_HEADING =
 const RULE_WORDS =
   /(?<![\p{L}\p{N}_-])(?:never|always|must\s+not|mustn['’]t|do\s+not|don['’]t|at\s+most|forbidden|non-negotiable)(?![\p{L}\p{N}_-])/iu;
 
-const parser = unified().use(remarkParse).use(remarkGfm);
+// The plan parser's Markdown (GFM's blocks: tables, task lists, footnotes). Rules are block
+// content read from the source by position; GFM's inline parts (strikethrough, autolink
+// literals) change no block and no rule, and a heading's name is matched by whole words,
+// which `~~` around a word leaves whole.
+const parser = blockMarkdown;
 
 function start(node: Node): number {
   return node.position?.start.offset ?? 0;

@@ -41,8 +41,12 @@ export function gfmBlocks(this: Processor): void {
   (data.fromMarkdownExtensions ??= []).push([gfmFootnoteFromMarkdown(), gfmTableFromMarkdown(), gfmTaskListItemFromMarkdown()]);
 }
 
-// Built and frozen once: freezing runs the plugin attachers, so each parse reuses them.
-const markdown = unified().use(remarkParse).use(gfmBlocks).freeze();
+/**
+ * CommonMark with GFM's block structure, built and frozen once: freezing runs the plugin
+ * attachers, so each parse reuses them. The plan parser and the charter-rule lifter
+ * (runtime/persona/charter-rules.ts) share it, so a compile sets up one Markdown parser.
+ */
+export const blockMarkdown = unified().use(remarkParse).use(gfmBlocks).freeze();
 
 /** One parsed piece of the body: its tree, in positions relative to where it starts. */
 export interface Piece {
@@ -103,10 +107,10 @@ export function* markdownPieces(source: SourceText, limits: ChunkLimits): Genera
     while (next < cuts.length && !farEnough(cuts[next] as number)) next++;
     const cut = cuts[next];
     if (cut === undefined) {
-      yield { tree: markdown.parse(body.slice(offset)), line: first, offset };
+      yield { tree: blockMarkdown.parse(body.slice(offset)), line: first, offset };
       return;
     }
-    const tree = markdown.parse(body.slice(offset, cut + 1 < lineCount ? lineStarts[cut + 1] : body.length));
+    const tree = blockMarkdown.parse(body.slice(offset, cut + 1 < lineCount ? lineStarts[cut + 1] : body.length));
     if (dropBlockOn(tree, cut - first + 1)) {
       yield { tree, line: first, offset };
       first = cut;

@@ -123,6 +123,26 @@ describe('charterRules', () => {
     expect(rules[31]).toBe('never 31');
   });
 
+  it('reads GFM inline syntax (strikethrough, autolink literals) as written: a rule is its source text, a heading matched by whole words', () => {
+    const charter = [
+      '## ~~Soft~~ Never',
+      '',
+      '- Delete ~~old~~ backups from www.example.com/backups by hand.',
+      '',
+      '## Notes',
+      '',
+      'See https://example.com/docs, which is prose.',
+      '',
+      '- ~~Always~~ ship on Fridays.',
+      '',
+      '## Nevermore',
+      '',
+      '- Still prose: the heading names no section.',
+      '',
+    ].join('\n');
+    expect(charterRules(charter)).toEqual(['Delete ~~old~~ backups from www.example.com/backups by hand.', '~~Always~~ ship on Fridays.']);
+  });
+
   it('has no rules for an empty or rule-free charter', () => {
     expect(charterRules('')).toEqual([]);
     expect(charterRules('# Taste\n\nWe like small things.\n')).toEqual([]);
