@@ -1,5 +1,5 @@
 import type { PlanItem } from '../plan/schema.js';
-import { recordOutcome, type NodeOutcome } from '../routing/decide.js';
+import { itemAt, recordOutcome, type NodeOutcome } from '../routing/decide.js';
 
 /**
  * THE run model both engines share: what a run remembers between dispatches, the events
@@ -137,7 +137,7 @@ export function reduce<M extends RunModel>(model: M, event: RunEvent, items: rea
       return { ...model, routing: recordOutcome(items, model.routing, event.outcome) };
     case 'escalated': {
       // Names the item and its text, so both engines' stop says which fork stopped the run.
-      const text = items.find((item) => item.index === event.item)?.text;
+      const text = itemAt(items, event.item)?.text;
       const detail = `item ${event.item}${text === undefined ? '' : ` ("${text}")`}: ${event.question}`;
       return model.halt ? model : { ...model, halt: { reason: 'escalation', item: event.item, detail } };
     }
