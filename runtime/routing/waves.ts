@@ -1,5 +1,12 @@
 import type { PlanItem } from '../plan/schema.js';
 
+/** Each item's wave in `waves`, counted from 0 (an item in none is absent). */
+export function waveIndex(waves: readonly (readonly number[])[]): Map<number, number> {
+  const waveOf = new Map<number, number>();
+  waves.forEach((wave, w) => wave.forEach((index) => waveOf.set(index, w)));
+  return waveOf;
+}
+
 /**
  * The wave loop's next wave for a plan without a graph: every open item whose
  * dependencies are all done, in plan order (routes and needs do not shape waves).

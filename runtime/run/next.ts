@@ -3,7 +3,7 @@ import type { PlanItem } from '../plan/schema.js';
 import { rescueVerdict } from '../rescue/index.js';
 import { itemAt, routeDecision, type Completion as RouteCompletion } from '../routing/decide.js';
 import { hasGraph } from '../routing/facts.js';
-import { nextWave } from '../routing/waves.js';
+import { nextWave, waveIndex } from '../routing/waves.js';
 import { stopCondition, type StopLimits, type StopVerdict } from '../stop/conditions.js';
 import type { RoutingMemory, RunModel, TakenRoute } from './model.js';
 
@@ -119,8 +119,7 @@ function waveRank(waves: readonly (readonly number[])[]): (index: number) => num
   const size = waves.reduce((n, wave) => n + wave.length, 0);
   const known = waveRanks.get(waves);
   if (known && known.size === size) return known.rank;
-  const waveOf = new Map<number, number>();
-  waves.forEach((wave, w) => wave.forEach((index) => waveOf.set(index, w)));
+  const waveOf = waveIndex(waves);
   const rank = (index: number) => waveOf.get(index) ?? waves.length;
   waveRanks.set(waves, { size, rank });
   return rank;

@@ -1,4 +1,5 @@
 import { stagesOf } from '../routing/stages.js';
+import { waveIndex } from '../routing/waves.js';
 import type { EmbeddedPlan } from './plan.js';
 
 const cache = new WeakMap<EmbeddedPlan, { count: number; phaseOf: Map<number, number> }>();
@@ -14,17 +15,12 @@ const cache = new WeakMap<EmbeddedPlan, { count: number; phaseOf: Map<number, nu
 export function phaseTitle(plan: EmbeddedPlan, index: number, previous: string): string {
   let known = cache.get(plan);
   if (known === undefined || known.count !== plan.items.length) {
-    known = { count: plan.items.length, phaseOf: plan.graph ? stagesOf(plan.items).stageOf : waveNumbers(plan.waves) };
+    // Phase numbers as titled, from 1: stages already are; waves are counted from 0.
+    const phaseOf = plan.graph ? stagesOf(plan.items).stageOf : new Map([...waveIndex(plan.waves)].map(([item, wave]) => [item, wave + 1]));
+    known = { count: plan.items.length, phaseOf };
     cache.set(plan, known);
   }
   if (!plan.graph) return `Wave ${known.phaseOf.get(index) ?? 1}`;
   const reached = Number(/^Stage (\d+)$/.exec(previous)?.[1] ?? 0);
   return `Stage ${Math.max(reached, known.phaseOf.get(index) ?? 1)}`;
-}
-
-/** Item -> its wave, numbered from 1. */
-function waveNumbers(waves: readonly (readonly number[])[]): Map<number, number> {
-  const waveOf = new Map<number, number>();
-  waves.forEach((wave, w) => wave.forEach((index) => waveOf.set(index, w + 1)));
-  return waveOf;
 }
