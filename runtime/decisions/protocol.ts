@@ -1,4 +1,4 @@
-import { isSilentCharter } from './render.js';
+import { isSilentCharter, oneLine } from './render.js';
 import type { DecisionInput } from './schema.js';
 
 // A value nobody filled in: blank, or still a `<…>` placeholder of the record template.
@@ -41,7 +41,7 @@ export interface Refusal {
  * answer). Returns the refusal, or undefined when the entry may be recorded.
  */
 export function protocolRefusal(entry: DecisionInput): Refusal | undefined {
-  const title = entry.title.replace(/\s+/g, ' ').trim();
+  const title = oneLine(entry.title);
   if (entry.mechanical && (entry.fork !== undefined || entry.persona)) {
     return {
       message:
@@ -66,6 +66,15 @@ export function protocolRefusal(entry: DecisionInput): Refusal | undefined {
       'Do not make this decision: stop and ask the user instead (decision protocol: only irreversible + charter-ambiguous stops to ask).',
     stopAndAsk: true,
   };
+}
+
+/**
+ * The question the protocol's mandatory stop escalates with, as both engines word it: the
+ * workflow when a fork's answer is irreversible on a silent charter, `leopold record` when
+ * it refuses such an entry.
+ */
+export function stopAndAskQuestion(title: string): string {
+  return `"${oneLine(title)}" is irreversible and the charter is silent; stop and ask`;
 }
 
 /**

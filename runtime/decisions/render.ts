@@ -23,7 +23,8 @@ export const LABEL_WIDTH = 13;
 const label = (name: string) => `${name}:`.padEnd(LABEL_WIDTH);
 const CONTINUATION = ' '.repeat(LABEL_WIDTH);
 
-const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** `text` on one line: every run of whitespace one space, none at either end. */
+export const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** `2025-05-01T09:30:00Z`: ISO-8601 UTC to the second. */
 export function isoStamp(at: Date): string {

@@ -1,5 +1,5 @@
-import { unusableDecision } from '../decisions/protocol.js';
-import { isSilentCharter } from '../decisions/render.js';
+import { stopAndAskQuestion, unusableDecision } from '../decisions/protocol.js';
+import { isSilentCharter, oneLine } from '../decisions/render.js';
 import type { PersonaAnswer } from '../persona/schema.js';
 import type { ForkDecision } from './agent-schemas.js';
 import { entryPersona, Unsettled, type RunContext } from './context.js';
@@ -32,7 +32,7 @@ export async function settleFork(ctx: RunContext, item: EmbeddedItem, fork: 'hum
   const unusable = unusableDecision(answer);
   if (unusable !== undefined) throw new Unsettled(item.index, `the answer at the ${fork} fork is unusable (${unusable}); nothing was recorded (${question})`);
   if (answer.class === 'irreversible' && isSilentCharter(answer.charter)) {
-    throw new Unsettled(item.index, `"${oneLine(answer.title) || question}" is irreversible and the charter is silent; stop and ask`);
+    throw new Unsettled(item.index, stopAndAskQuestion(oneLine(answer.title) || question));
   }
   const decision: ForkDecision = {
     ...answer,
@@ -58,4 +58,3 @@ export async function settleFork(ctx: RunContext, item: EmbeddedItem, fork: 'hum
   return { persona: synthesis.persona, decision };
 }
 
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();

@@ -5,7 +5,7 @@ import { decodeBase64Option } from '../io.js';
 // command on every write, and the barrel would load zod (schema.ts) for nothing.
 import { appendDecisions } from '../../../runtime/decisions/append.js';
 import { recordEvents } from '../../../runtime/decisions/events.js';
-import { DecisionRefusedError, refusalOf, type Refusal } from '../../../runtime/decisions/protocol.js';
+import { DecisionRefusedError, refusalOf, stopAndAskQuestion, type Refusal } from '../../../runtime/decisions/protocol.js';
 import { describeRecordIssues, parseRecordInput } from '../../../runtime/decisions/record-input.js';
 import type { DecisionInput } from '../../../runtime/decisions/schema.js';
 
@@ -65,9 +65,8 @@ async function escalateRefusal(refusal: Refusal & { entry: DecisionInput }, cwd:
   const { entry } = refusal;
   const leopoldDir = refusal.stopAndAsk && typeof entry.item === 'number' ? findBriefDir(cwd) : null;
   if (leopoldDir === null || typeof entry.item !== 'number') return refusal.message;
-  const title = entry.title.replace(/\s+/g, ' ').trim();
   try {
-    await recordEvents(leopoldDir, [{ event: 'escalation', item: entry.item, question: `"${title}" is irreversible and the charter is silent; stop and ask` }], now);
+    await recordEvents(leopoldDir, [{ event: 'escalation', item: entry.item, question: stopAndAskQuestion(entry.title) }], now);
   } catch {
     return refusal.message; // the refusal stands; the session reports the escalation itself, as its instructions say
   }
