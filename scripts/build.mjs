@@ -119,6 +119,11 @@ const compileBundle = await build({
   metafile: true,
 });
 
+/** The npm packages an output file holds, by the paths of the inputs esbuild put in it. */
+function packagesIn(output) {
+  return new Set(Object.keys(output.inputs).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []));
+}
+
 /** The npm packages loaded with the chunk built from `source` (its static imports, transitively). */
 function packagesLoadedWith(metafile, source) {
   const [start] = Object.entries(metafile.outputs).find(([, output]) => output.entryPoint === source) ?? [];
@@ -128,10 +133,7 @@ function packagesLoadedWith(metafile, source) {
   const visit = (path) => {
     if (seen.has(path) || !metafile.outputs[path]) return;
     seen.add(path);
-    for (const input of Object.keys(metafile.outputs[path].inputs)) {
-      const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1];
-      if (name) packages.add(name);
-    }
+    for (const name of packagesIn(metafile.outputs[path])) packages.add(name);
     for (const imported of metafile.outputs[path].imports) if (imported.kind === 'import-statement') visit(imported.path);
   };
   visit(start);
@@ -159,7 +161,7 @@ for (const [source, banned] of [
 // import() at run time, only node's built-ins.
 {
   const output = compileBundle.metafile.outputs[COMPILE_BUNDLE];
-  const held = new Set(Object.keys(output.inputs).map((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1]));
+  const held = packagesIn(output);
   const banned = ['commander', 'ajv'].filter((name) => held.has(name));
   if (banned.length > 0) throw new Error(`${COMPILE_BUNDLE} holds ${banned.join(', ')} (see scripts/build.mjs)`);
   const outside = output.imports.filter((imported) => !imported.path.startsWith('node:') || imported.kind !== 'require-call');
