@@ -45,7 +45,7 @@ export function codeCacheFile(bundle: string): string {
 export function loadBundle(bundle: string): LoadedBundle {
   const source = readFileSync(bundle);
   const cache = readCache(bundle);
-  const v8Bytes = cache !== null && cache.length > DIGEST_BYTES && digestOf(source, cache.subarray(DIGEST_BYTES)).equals(cache.subarray(0, DIGEST_BYTES)) ? cache.subarray(DIGEST_BYTES) : undefined;
+  const v8Bytes = cache === null ? undefined : matchingV8Bytes(source, cache);
   const script = scriptOf(bundle, source, v8Bytes);
   const use: CodeCacheUse = cache === null ? 'absent' : v8Bytes === undefined ? 'mismatched' : script.cachedDataRejected ? 'rejected by V8' : 'used';
   return { exports: run(script, bundle), cache: use };
@@ -67,6 +67,13 @@ export async function writeCodeCache(bundle: string, warmUp: (exports: unknown) 
   writeFileSync(`${target}.tmp`, data);
   renameSync(`${target}.tmp`, target);
   return data.length;
+}
+
+/** V8's bytes of `cache` when its digest says they were made for `source` on this Node, else undefined. */
+function matchingV8Bytes(source: Buffer, cache: Buffer): Buffer | undefined {
+  if (cache.length <= DIGEST_BYTES) return undefined;
+  const v8Bytes = cache.subarray(DIGEST_BYTES);
+  return digestOf(source, v8Bytes).equals(cache.subarray(0, DIGEST_BYTES)) ? v8Bytes : undefined;
 }
 
 /** What a cache is made for: this Node on this platform, this bundle, these bytes of V8's. */
