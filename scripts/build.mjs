@@ -54,9 +54,34 @@ const zodWithoutLocales = {
   },
 };
 
+/** Imports a TypeScript module of ours at build time: bundled for node in memory. */
+async function importModule(entry) {
+  const bundled = await build({ ...NODE, entryPoints: [entry], write: false });
+  return import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
+}
+
+/**
+ * The record schemas (runtime/decisions/record-schemas.ts) as data: `leopold record` checks
+ * its input against them and the Stop hook makes its templates from them, on every call,
+ * so the bundles carry the JSON Schemas the zod schemas give, computed once here, and never
+ * zod itself. Run from source, the module computes them.
+ */
+const { recordSchemas } = await importModule('runtime/decisions/record-schemas.ts');
+const RECORD_SCHEMAS_MODULE = resolve(root, 'runtime/decisions/record-schemas.ts');
+const recordSchemasAsData = {
+  name: 'record-schemas-as-data',
+  setup(b) {
+    b.onLoad({ filter: /record-schemas\.ts$/ }, (args) =>
+      args.path === RECORD_SCHEMAS_MODULE ? { contents: `export function recordSchemas() { return ${JSON.stringify(recordSchemas())}; }`, loader: 'js' } : undefined,
+    );
+  },
+};
+/** The plugins every node bundle of ours takes. */
+const NODE_PLUGINS = [zodWithoutLocales, recordSchemasAsData];
+
 /** One executable node bundle (`node dist/…` or the `leopold` bin), made runnable. */
 async function buildExecutable(entry, outfile, { banner, minify }) {
-  await build({ ...NODE, entryPoints: [entry], outfile, minify, banner: { js: banner }, plugins: [zodWithoutLocales] });
+  await build({ ...NODE, entryPoints: [entry], outfile, minify, banner: { js: banner }, plugins: NODE_PLUGINS });
   chmodSync(resolve(root, outfile), 0o755);
 }
 
@@ -95,7 +120,7 @@ const cli = await build({
   chunkNames: 'leopold-[name]-[hash]',
   ...MINIFY_KEEPING_NAMES,
   banner: { js: SHEBANG_WITH_REQUIRE },
-  plugins: [zodWithoutLocales, compileFromItsBundle],
+  plugins: [...NODE_PLUGINS, compileFromItsBundle],
   metafile: true,
 });
 chmodSync(resolve(root, 'dist/leopold.js'), 0o755);
@@ -115,7 +140,7 @@ const compileBundle = await build({
   ...MINIFY_KEEPING_NAMES,
   define: { ...NODE.define, 'import.meta.url': '__leopoldUrl' },
   banner: { js: 'const __leopoldUrl=require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [zodWithoutLocales],
+  plugins: NODE_PLUGINS,
   metafile: true,
 });
 
@@ -192,11 +217,6 @@ await buildExecutable('runtime/hooks/stop/main.ts', 'dist/hooks/stop.js', { bann
 // The agent JSON Schemas are generated from their zod schemas here, at build time: bundle
 // runtime/workflow/agent-schemas.ts for node, import it, and hand the plain objects to the
 // runtime bundle through `define`. zod itself never reaches the emitted script.
-/** Imports a TypeScript module of ours at build time: bundled for node in memory. */
-async function importModule(entry) {
-  const bundled = await build({ ...NODE, entryPoints: [entry], write: false });
-  return import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
-}
 const { agentJsonSchemas } = await importModule('runtime/workflow/agent-schemas.ts');
 
 await build({

@@ -1,6 +1,33 @@
-/**
- * The stop points a decision can come from (`deadlock` is a repair of a stuck graph). A
- * plain list, apart from the zod schemas, so the trail reader the workflow bundles never
- * loads zod.
- */
+// Plain lists, apart from the zod schemas (schema.ts builds its enums from them), so the
+// modules the workflow script and the hooks bundle never load zod.
+
+/** The stop points a decision can come from (`deadlock` is a repair of a stuck graph). */
 export const DECISION_FORKS = ['human', 'escalation', 'repair', 'deadlock', 'repeated-failure'] as const;
+
+/** The decision classes. */
+export const DECISION_CLASSES = ['reversible', 'irreversible'] as const;
+
+/** The kinds of failed attempt at a work item, as both engines name them. */
+export const FAILURE_KINDS = ['implementer', 'blocked', 'partial', 'verification', 'review'] as const;
+
+/**
+ * Events Leopold writes itself (the workflow's scribe through `leopold record`, the CLI and
+ * the hooks directly): `leopold record` accepts their names with any fields. The events a
+ * session reports are schema.ts's REPORTED_EVENTS.
+ */
+export const LEOPOLD_EVENTS = [
+  'error',
+  'finish',
+  'follow-ups',
+  'item-done',
+  'notify',
+  'repair',
+  'repair-turn',
+  'rescue',
+  'route',
+  'start',
+  'stop',
+  'turn',
+  'window',
+  'workflow-start',
+] as const;

@@ -27,7 +27,9 @@ export {
   type TrailKind,
 } from './decided-for-you.js';
 export { eventLine, EVENTS_FILE, EVENTS_LOCK, recordEvents } from './events.js';
-export { DecisionRefusedError, refusalOf, protocolRefusal, unusableDecision } from './protocol.js';
+export { DecisionRefusedError, FULL_ENTRY_FIELDS, refusalOf, protocolRefusal, unusableDecision } from './protocol.js';
+export { FILL, placeholdersOf, recordTemplate, type TemplateEntry } from './template.js';
+export { recordSchemas, type RecordSchemas } from './record-schemas.js';
 export {
   DECISIONS_HEADING,
   DEFAULT_REVERSAL,
@@ -46,7 +48,9 @@ export {
   DecisionPersonaSchema,
   DecisionRecordSchema,
   EventInputSchema,
+  RECORDED_EVENT_NAMES,
   RecordInputSchema,
+  REPORTED_EVENTS,
   type DecisionClass,
   type DecisionFork,
   type DecisionInput,
@@ -54,8 +58,10 @@ export {
   type DecisionRecord,
   type EventInput,
   type RecordInput,
+  type ReportedEventName,
 } from './schema.js';
 export { decisionsSince, highestDecisionNumber, readDecisions } from './trail.js';
+export { FAILURE_KINDS, LEOPOLD_EVENTS } from './forks.js';
 export {
   DECISION_CLASSES,
   DECISION_FORKS,

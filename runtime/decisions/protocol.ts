@@ -20,6 +20,9 @@ export function unusableDecision(entry: Pick<DecisionInput, 'decision' | 'why' |
   return undefined;
 }
 
+/** What a decision that is not mechanical must say. */
+export const FULL_ENTRY_FIELDS = ['class', 'charter', 'decision', 'why'] as const;
+
 /** Why an entry may not be recorded, and whether it is the protocol's one mandatory stop. */
 export interface Refusal {
   /** What the agent is told, naming the entry. */
@@ -33,7 +36,8 @@ export interface Refusal {
 }
 
 /**
- * The decision protocol's hard refusals (SPEC-RUNTIME §3): a fork decision dressed as a
+ * The decision protocol's hard refusals (docs/decisions.md): a full entry without its
+ * class, charter, decision or why, a fork decision dressed as a
  * mechanical one-liner (it would drop out of "What I decided for you"), an entry that decides nothing
  * (no decision, or no why: the fork is not settled; report an escalation instead), and an
  * irreversible decision the charter is silent on (not the agent's to make), whether written
@@ -42,6 +46,15 @@ export interface Refusal {
  */
 export function protocolRefusal(entry: DecisionInput): Refusal | undefined {
   const title = oneLine(entry.title);
+  const missing = entry.mechanical ? [] : FULL_ENTRY_FIELDS.filter((key) => entry[key] === undefined);
+  if (missing.length > 0) {
+    return {
+      message:
+        `refused "${title}": a full entry needs ${FULL_ENTRY_FIELDS.join(', ')}; it has no ${missing.join(', ')}. ` +
+        'Fill them in, or, for one clearly right answer (ran the formatter, reused the helper), record it with "mechanical": true.',
+      stopAndAsk: false,
+    };
+  }
   if (entry.mechanical && (entry.fork !== undefined || entry.persona)) {
     return {
       message:

@@ -1,5 +1,7 @@
 import type { PlanItem } from '../plan/schema.js';
 import { itemAt, recordOutcome, type NodeOutcome } from '../routing/decide.js';
+import { isSuccess } from '../routing/facts.js';
+import { tailOf } from './evidence.js';
 
 /**
  * THE run model both engines share: what a run remembers between dispatches, the events
@@ -60,6 +62,8 @@ export interface RunModel {
   /** Runtime deadlock repairs tried this run (one: a repair that did not unstick the plan is not asked again). */
   deadlock_repairs: number;
   routing: RoutingMemory;
+  /** Item index -> why it last failed (evidence.ts): handed to its next attempt and to the items its taken routes send to. */
+  evidence: Record<string, string>;
   /** Set by an event that ends the run whatever else holds. */
   halt: Halt | null;
 }
@@ -74,12 +78,12 @@ export type RunEvent =
   | { type: 'dispatched'; item: number; done: number }
   /** The run's one rescue was bought for the current streak (before the rescued attempt). */
   | { type: 'rescue-granted'; item: number }
-  /** An attempt at a work item failed (`kind`: implementer, blocked, partial, verification, review). */
-  | { type: 'failed'; item: number; kind: string }
+  /** An attempt at a work item failed (`kind`: implementer, blocked, partial, verification, review), and what showed it. */
+  | { type: 'failed'; item: number; kind: string; evidence?: string }
   /** A work item was accepted: the streak (and a granted rescue's hold) ends. */
   | { type: 'succeeded'; item: number }
-  /** A node finished with a status (and the signals it sent): routing records it and latches routes. */
-  | { type: 'finished'; outcome: NodeOutcome }
+  /** A node finished with a status (and the signals it sent): routing records it and latches routes; a failed one says why. */
+  | { type: 'finished'; outcome: NodeOutcome; evidence?: string }
   /** A fork nobody could settle (no usable decision, or an irreversible one the charter is silent on). */
   | { type: 'escalated'; item: number; question: string }
   /** The rescue found no genuinely different approach. */
@@ -102,6 +106,7 @@ export function initialModel(): RunModel {
     amendments_used: 0,
     deadlock_repairs: 0,
     routing: { statuses: {}, signals: {}, channel: {}, taken: [] },
+    evidence: {},
     halt: null,
   };
 }
@@ -129,12 +134,18 @@ export function reduce<M extends RunModel>(model: M, event: RunEvent, items: rea
         ...model,
         failures: { ...model.failures, [event.kind]: (model.failures[event.kind] ?? 0) + 1 },
         consecutive_failures: { kind: event.kind, count: streak.kind === event.kind ? streak.count + 1 : 1 },
+        evidence: withEvidence(model.evidence, event.item, `${event.kind}: ${event.evidence?.trim() || 'no evidence given'}`),
       };
     }
     case 'succeeded':
-      return { ...model, consecutive_failures: { kind: null, count: 0 }, rescue_for: null };
+      return { ...model, consecutive_failures: { kind: null, count: 0 }, rescue_for: null, evidence: withEvidence(model.evidence, event.item, undefined) };
     case 'finished':
-      return { ...model, routing: recordOutcome(items, model.routing, event.outcome) };
+      return {
+        ...model,
+        routing: recordOutcome(items, model.routing, event.outcome),
+        // A node that finished well leaves nothing to hand on; a failed one keeps what it said (or its last attempt's words).
+        evidence: isSuccess(event.outcome.status) ? withEvidence(model.evidence, event.outcome.index, undefined) : event.evidence === undefined ? model.evidence : withEvidence(model.evidence, event.outcome.index, event.evidence),
+      };
     case 'escalated': {
       // Names the item and its text, so both engines' stop says which fork stopped the run.
       const text = itemAt(items, event.item)?.text;
@@ -151,6 +162,18 @@ export function reduce<M extends RunModel>(model: M, event: RunEvent, items: rea
     case 'repair-tried':
       return { ...model, deadlock_repairs: model.deadlock_repairs + 1 };
   }
+}
+
+// The evidence map with one item's entry set (bounded) or removed; the same object when nothing changes.
+function withEvidence(evidence: Record<string, string>, item: number, text: string | undefined): Record<string, string> {
+  const key = String(item);
+  if (text === undefined) {
+    if (!(key in evidence)) return evidence;
+    const { [key]: _gone, ...rest } = evidence;
+    void _gone;
+    return rest;
+  }
+  return { ...evidence, [key]: tailOf(text) };
 }
 
 /** Folds events in order. */

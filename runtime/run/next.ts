@@ -5,6 +5,7 @@ import { itemAt, routeDecision, type Completion as RouteCompletion } from '../ro
 import { hasGraph } from '../routing/facts.js';
 import { nextWave, waveIndex } from '../routing/waves.js';
 import { stopCondition, type StopLimits, type StopVerdict } from '../stop/conditions.js';
+import { evidenceFor, type Evidence } from './evidence.js';
 import type { RoutingMemory, RunModel, TakenRoute } from './model.js';
 
 /** The plan as a run sees it now: every item (done ones too) and, for a plain checklist, its waves. */
@@ -47,6 +48,8 @@ export type Next =
       item: PlanItem;
       /** Set when this dispatch is the run's one rescue (buy it with a `rescue-granted` event). */
       rescue: { kind: string; failures: number } | null;
+      /** Why the item failed last time, and why each taken route into it was taken: the dispatch shows it. */
+      evidence: Evidence[];
       routing: RoutingMemory;
       taken: TakenRoute[];
     }
@@ -108,7 +111,7 @@ export function decideNext(input: NextInput): Next {
     const verdict = found ?? { reason: completion!.reason, detail: completion!.detail };
     return { type: 'stop', verdict: withDetail(verdict, completion, next), completion, routing: step.routing, taken: step.taken };
   }
-  return { type: 'dispatch', item: next, rescue, routing: step.routing, taken: step.taken };
+  return { type: 'dispatch', item: next, rescue, evidence: evidenceFor({ evidence: model.evidence, routing: step.routing }, next.index), routing: step.routing, taken: step.taken };
 }
 
 // A plain checklist's order: its wave, then its index; an item no wave holds (appended

@@ -166,7 +166,7 @@ export class ScriptedModel {
       case 'stop-hook': {
         if (trigger.item === null) return [];
         const rule = this.script.session.find((r) => r.item === trigger.item);
-        if (!rule) return defaultSessionTurn(trigger.reason, trigger.item, cwd);
+        if (!rule) return defaultSessionTurn(trigger.reason, trigger.protocol, trigger.item, cwd);
         return rule.turns[Math.min(trigger.handedOut, rule.turns.length - 1)] ?? [];
       }
     }

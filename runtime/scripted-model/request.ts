@@ -76,9 +76,12 @@ export function agentKeyOf(prompt: string): string {
 export type Trigger =
   | { kind: 'start' }
   | { kind: 'workflow'; result: unknown }
-  | { kind: 'stop-hook'; item: number | null; reason: string; handedOut: number };
+  /** `protocol`: the run's protocol as the latest block that carried it gave it ('' before any). */
+  | { kind: 'stop-hook'; item: number | null; reason: string; protocol: string; handedOut: number };
 
 const STOP_FEEDBACK = 'Stop hook feedback:';
+/** The line that opens the run's protocol in a Stop-hook block (runtime/hooks/stop/reason.ts). */
+const PROTOCOL_MARKER = 'Leopold run protocol';
 const ITEM_LINE = /Work on item (\d+) now/;
 
 /** The session's working directory as the client's environment section states it, or null. */
@@ -91,6 +94,7 @@ export function workingDirectoryOf(request: MessagesRequest): string | null {
 export function mainTurnOf(messages: readonly Message[]): { trigger: Trigger; done: number } {
   let at = -1;
   let trigger: Trigger = { kind: 'start' };
+  let protocol = '';
   const handedOut = new Map<number, number>();
   messages.forEach((message, index) => {
     if (message.role !== 'user') return;
@@ -100,12 +104,18 @@ export function mainTurnOf(messages: readonly Message[]): { trigger: Trigger; do
       trigger = { kind: 'workflow', result: workflowResultOf(text) };
     } else if (text.includes(STOP_FEEDBACK)) {
       at = index;
-      const reason = text.slice(text.indexOf(STOP_FEEDBACK) + STOP_FEEDBACK.length).trim();
+      // A block the hook answered with exit 2 reads `[<hook command>]: <reason>`.
+      const reason = text
+        .slice(text.indexOf(STOP_FEEDBACK) + STOP_FEEDBACK.length)
+        .trim()
+        .replace(/^\[[^\]\n]*\]: /, '')
+        .replace(/\s*<\/system-reminder>\s*$/, '');
+      if (reason.includes(PROTOCOL_MARKER)) protocol = reason.slice(reason.indexOf(PROTOCOL_MARKER));
       const match = ITEM_LINE.exec(reason);
       const item = match ? Number(match[1]) : null;
       const count = item === null ? 0 : (handedOut.get(item) ?? 0);
       if (item !== null) handedOut.set(item, count + 1);
-      trigger = { kind: 'stop-hook', item, reason, handedOut: count };
+      trigger = { kind: 'stop-hook', item, reason, protocol, handedOut: count };
     } else if (at < 0 && index === messages.findIndex((m) => m.role === 'user')) {
       at = index;
     }

@@ -7,14 +7,16 @@ import type { MainStep } from './script.js';
  * writes the decision template with concrete values to the record file (an absolute path
  * under `cwd`, as the Write tool wants) and pipes it into `leopold record`, then it ticks.
  */
-export function defaultSessionTurn(reason: string, item: number, cwd: string): MainStep[] {
+export function defaultSessionTurn(reason: string, protocol: string, item: number, cwd: string): MainStep[] {
   const steps: MainStep[] = [];
   const tick = new RegExp(`(\\S+ plan tick ${item})\\b`).exec(reason)?.[1];
-  const record = /Record the decision with its persona:\nWrite (\S+) with the Write tool, then run: (.+)\n(.*)/.exec(reason);
-  if (record) {
-    const filled = (record[3] ?? '').replace(/<([^<>]*)>/g, (_all, hole: string) => PLACEHOLDER_VALUES[hole] ?? `scripted ${hole}`);
-    steps.push({ tool: 'Write', input: { file_path: `${cwd}/${record[1]}`, content: `${filled}\n` } });
-    steps.push({ tool: 'Bash', input: { command: record[2], description: `Record the decision for item ${item}` } });
+  // How to record is said once, in the run's protocol; the fork's template is in this turn's block.
+  const how = /write the JSON with the Write tool to (\S+), then run: (.+)/.exec(protocol);
+  const template = /Record the decision with its persona:\n(.*)/.exec(reason);
+  if (how && template) {
+    const filled = (template[1] ?? '').replace(/<([^<>]*)>/g, (_all, hole: string) => PLACEHOLDER_VALUES[hole] ?? `scripted ${hole}`);
+    steps.push({ tool: 'Write', input: { file_path: `${cwd}/${how[1]}`, content: `${filled}\n` } });
+    steps.push({ tool: 'Bash', input: { command: how[2], description: `Record the decision for item ${item}` } });
   }
   if (tick) steps.push({ tool: 'Bash', input: { command: tick, description: `Tick item ${item}` } });
   steps.push({ text: `Item ${item} is done.` });
@@ -30,6 +32,6 @@ const PLACEHOLDER_VALUES: Record<string, string> = {
   'the principle or rule': 'bias to action',
   'how to undo it, concretely': 'Revert the working-tree changes this item made',
   name: 'Iris Lang',
-  role: 'Release Manager',
+  'a specific job, never a generic role': 'Release Manager',
   expertise: 'release planning',
 };

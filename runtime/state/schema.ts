@@ -76,6 +76,8 @@ export const RunStateSchema = z.looseObject({
   windows: count.default(0),
   windows_without_progress: count.default(0),
   routing: RoutingStateSchema.default({ statuses: {}, signals: {}, channel: {}, taken: [] }),
+  /** Item index -> why it last failed, bounded (runtime/run/evidence.ts). */
+  evidence: z.record(z.string(), z.string()).default({}),
   /** A stop an event asked for (an unsettled fork, a rescue with no approach): runtime/run's `halt`. */
   halt: z
     .object({ reason: z.enum(['escalation', 'repeated_failure']), item: z.number().int().min(1), detail: z.string() })

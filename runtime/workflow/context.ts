@@ -124,11 +124,14 @@ export class RunContext {
 
   /**
    * A node finished with `status`: the signals it reported are logged (`logged`, when any:
-   * a tool leaves out the `exit` its own event carries), then the model hears `finished`.
+   * a tool leaves out the `exit` its own event carries), then the model hears `finished`,
+   * with the evidence of a failure (runtime/run/evidence.ts).
    */
-  finish(index: number, status: string, signals?: Record<string, string>, logged = signals): void {
+  finish(index: number, status: string, how: { signals?: Record<string, string>; logged?: Record<string, string>; evidence?: string } = {}): void {
+    const { signals, evidence } = how;
+    const logged = 'logged' in how ? how.logged : signals;
     if (logged) this.event({ event: 'signals', item: index, values: logged });
-    this.apply({ type: 'finished', outcome: { index, status, ...(signals ? { signals } : {}) } });
+    this.apply({ type: 'finished', outcome: { index, status, ...(signals ? { signals } : {}) }, ...(evidence !== undefined ? { evidence } : {}) });
   }
 
   /** Folds one event into the run model; a route it latched is logged as a `route` event. */

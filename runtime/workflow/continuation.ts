@@ -37,6 +37,8 @@ export interface Continuation {
   signals: Record<string, Record<string, string>>;
   channel: Record<string, string>;
   taken: TakenRoute[];
+  /** Item -> why it last failed (the run model's evidence). */
+  evidence: Record<string, string>;
   /** Work items earlier launches appended (a @feedback node's accepted changes). */
   added: EmbeddedNode[];
   /** Open items' failure evidence, for their next attempt's prompt and the rescue. */
@@ -66,7 +68,7 @@ export function continuationOf(
   for (const [index, sent] of Object.entries(model.routing.signals)) if (Object.keys(sent).length > 0) signals[index] = { ...sent };
   const open: Record<string, ItemMemory> = {};
   for (const [index, mine] of [...memory].sort((a, b) => a[0] - b[0])) {
-    if (mine.evidence.length > 0 && !isSuccess(model.routing.statuses[String(index)])) open[String(index)] = { evidence: [...mine.evidence], previousFailure: mine.previousFailure };
+    if (mine.evidence.length > 0 && !isSuccess(model.routing.statuses[String(index)])) open[String(index)] = { evidence: [...mine.evidence] };
   }
   return {
     plan: plan.source.sha256,
@@ -84,6 +86,7 @@ export function continuationOf(
     signals,
     channel: { ...model.routing.channel },
     taken: model.routing.taken.map((route) => ({ ...route })),
+    evidence: { ...model.evidence },
     added: added.map((node) => ({ ...node })),
     memory: open,
     lastDecision,
@@ -113,7 +116,7 @@ export function resumeFrom(embedded: EmbeddedPlan, raw: unknown): Resumed {
     if (!Number.isInteger(c[field]) || c[field] < 0) throw bad(`${field} is not a whole number`);
   }
   if (typeof c.rescueUsed !== 'boolean') throw bad('rescueUsed is not a boolean');
-  for (const field of ['failures', 'statuses', 'signals', 'channel', 'memory'] as const) {
+  for (const field of ['failures', 'statuses', 'signals', 'channel', 'memory', 'evidence'] as const) {
     if (typeof c[field] !== 'object' || c[field] === null || Array.isArray(c[field])) throw bad(`${field} is not an object`);
   }
   if (!Array.isArray(c.taken) || !Array.isArray(c.added)) throw bad('taken or added is not a list');
@@ -143,9 +146,10 @@ export function resumeFrom(embedded: EmbeddedPlan, raw: unknown): Resumed {
     amendments_used: c.amendmentsUsed,
     deadlock_repairs: c.deadlockRepairs,
     routing: { statuses, signals, channel: { ...c.channel }, taken: c.taken.map((route) => ({ ...route })) },
+    evidence: { ...c.evidence },
     halt: null,
   };
-  const memory = new Map(Object.entries(c.memory).map(([index, mine]) => [Number(index), { evidence: [...mine.evidence], previousFailure: mine.previousFailure }]));
+  const memory = new Map(Object.entries(c.memory).map(([index, mine]) => [Number(index), { evidence: [...mine.evidence] }]));
   return { launch: c.launch, model, plan, memory, lastDecision: c.lastDecision };
 }
 

@@ -21,12 +21,12 @@ export interface Settled {
  * decision the charter is silent on, is a fork no persona could settle: the run stops with
  * `escalation` (the loop's `escalated` event) and nothing is recorded (the persona document: never a made-up decision).
  */
-export async function settleFork(ctx: RunContext, item: EmbeddedItem, fork: 'human' | 'escalation', question: string): Promise<Settled> {
+export async function settleFork(ctx: RunContext, item: EmbeddedItem, fork: 'human' | 'escalation', question: string, evidence = ''): Promise<Settled> {
   const synthesis = await ctx.synthesize(item, fork, question);
   const label = fork === 'human' ? `${item.id}:human` : `${item.id}:escalation`;
   // A @human node reports its own signals with the decision; an escalation's are its work item's.
   const schema = fork === 'human' ? withSignals(ctx.schemas.decision, item) : undefined;
-  const answer = await ctx.ask<ForkDecision>(decidePrompt(ctx.plan, item, synthesis.persona, fork, question), label, 'decision', { effort: item.effort }, schema);
+  const answer = await ctx.ask<ForkDecision>(decidePrompt(ctx.plan, item, synthesis.persona, fork, question, evidence), label, 'decision', { effort: item.effort }, schema);
   if (answer === null) throw new Unsettled(item.index, `no decision at the ${fork} fork (${question})`);
   // An empty answer settles nothing: never write a decision nobody made.
   const unusable = unusableDecision(answer);

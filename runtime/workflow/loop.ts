@@ -4,6 +4,7 @@ import { readDecisions } from '../decisions/trail.js';
 import { parseAutonomy } from '../autonomy/spellings.js';
 import { isSuccess } from '../routing/facts.js';
 import { decideNext } from '../run/next.js';
+import { renderEvidence } from '../run/evidence.js';
 import type { AgentJsonSchemas } from './agent-schemas.js';
 import { RunContext, RunStop, Unsettled } from './context.js';
 import type { WorkflowHost } from './host.js';
@@ -185,7 +186,7 @@ async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, I
       ctx.host.phase(title);
       phase = title;
     }
-    const mine = memory.get(node.index) ?? { evidence: [], previousFailure: null };
+    const mine = memory.get(node.index) ?? { evidence: [] };
     memory.set(node.index, mine);
     if (next.rescue) {
       ctx.apply({ type: 'rescue-granted', item: node.index });
@@ -196,7 +197,7 @@ async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, I
     ctx.event({ event: 'turn', item: node.index, iteration: ctx.iteration, ...(next.rescue ? { rescue: true } : {}) });
     try {
       const rescue = next.rescue ? await rescueItem(ctx, node, mine, next.rescue) : null;
-      if (!next.rescue || rescue) await runNode(ctx, node, mine, rescue);
+      if (!next.rescue || rescue) await runNode(ctx, node, mine, rescue, renderEvidence(next.evidence, ctx.items(), node.index));
     } catch (error) {
       if (!(error instanceof Unsettled)) throw error;
       ctx.apply({ type: 'escalated', item: error.item, question: error.question });

@@ -9,6 +9,7 @@ import type { EmbeddedNode } from './plan.js';
 import { feedbackPrompt, judgePrompt, toolPrompt } from './prompts.js';
 import { answeredSignals, withSignals } from './signals.js';
 import { askTwice, runWorkItem, type ItemMemory, type Rescue } from './work-item.js';
+import { tailOf, toolEvidence, verdictEvidence } from '../run/evidence.js';
 
 /**
  * Runs one dispatched node by its kind and folds what happened into the run model:
@@ -18,35 +19,39 @@ import { askTwice, runWorkItem, type ItemMemory, type Rescue } from './work-item
  * full; under ask the run stopped before dispatching it) → a persona decides and works. A
  * judge or tool that gives no answer twice is a failure, never a pass.
  */
-export async function runNode(ctx: RunContext, node: EmbeddedNode, memory: ItemMemory, rescue: Rescue | null): Promise<void> {
-  const finished = (status: string, signals?: Record<string, string>) => ctx.finish(node.index, status, signals, signals && reportedOnly(signals));
+export async function runNode(ctx: RunContext, node: EmbeddedNode, memory: ItemMemory, rescue: Rescue | null, evidence: string): Promise<void> {
+  const finished = (status: string, signals?: Record<string, string>, failure?: string) =>
+    ctx.finish(node.index, status, { signals, logged: signals && reportedOnly(signals), ...(failure !== undefined ? { evidence: failure } : {}) });
   switch (node.kind) {
     case 'work':
-      return runWorkItem(ctx, node, memory, rescue);
+      return runWorkItem(ctx, node, memory, rescue, evidence);
     case 'gate':
     case 'verify': {
-      const verdict = await askTwice<Judgement>(ctx, judgePrompt(ctx.plan, node), `${node.id}:${node.kind}`, 'judgement', withSignals(ctx.schemas.judgement, node));
+      const verdict = await askTwice<Judgement>(ctx, judgePrompt(ctx.plan, node, evidence), `${node.id}:${node.kind}`, 'judgement', withSignals(ctx.schemas.judgement, node));
       const status = verdict?.verdict === 'pass' ? 'pass' : 'fail';
       const signals = answeredSignals(verdict);
-      ctx.event({ event: node.kind, item: node.index, verdict: status, reasons: verdict?.reasons ?? 'no answer from the judge (asked twice)' });
+      const reasons = verdict?.reasons ?? 'no answer from the judge (asked twice)';
+      ctx.event({ event: node.kind, item: node.index, verdict: status, reasons });
       if (status === 'pass') ctx.tick(node.index);
-      return finished(status, signals);
+      return finished(status, signals, status === 'pass' ? undefined : verdictEvidence(`@${node.kind}`, reasons));
     }
     case 'tool': {
-      const run = await askTwice<ToolRun>(ctx, toolPrompt(ctx.plan, node), `${node.id}:tool`, 'tool', withSignals(ctx.schemas.tool, node));
+      const command = node.command ?? node.text;
+      const run = await askTwice<ToolRun>(ctx, toolPrompt(ctx.plan, node, evidence), `${node.id}:tool`, 'tool', withSignals(ctx.schemas.tool, node));
       if (run === null) {
-        ctx.event({ event: 'tool', item: node.index, command: node.command, exit: null });
-        return finished('fail');
+        ctx.event({ event: 'tool', item: node.index, command, exit: null });
+        return finished('fail', undefined, toolEvidence(command, null, undefined));
       }
       const signals = answeredSignals(run);
-      ctx.event({ event: 'tool', item: node.index, command: node.command, exit: run.exit });
+      const output = tailOf(run.output);
+      ctx.event({ event: 'tool', item: node.index, command, exit: run.exit, output });
       if (run.exit === 0) ctx.tick(node.index);
-      return finished(run.exit === 0 ? 'ok' : 'fail', { ...signals, exit: String(run.exit) });
+      return finished(run.exit === 0 ? 'ok' : 'fail', { ...signals, exit: String(run.exit) }, run.exit === 0 ? undefined : toolEvidence(command, run.exit, output));
     }
     case 'feedback':
-      return runFeedback(ctx, node);
+      return runFeedback(ctx, node, evidence);
     case 'human': {
-      const settled = await settleFork(ctx, node, 'human', `The plan asks a person: ${node.text}`);
+      const settled = await settleFork(ctx, node, 'human', `The plan asks a person: ${node.text}`, evidence);
       const signals = answeredSignals(settled.decision);
       ctx.tick(node.index);
       ctx.event({ event: 'item-done', item: node.index, iteration: ctx.iteration });
@@ -70,11 +75,11 @@ function reportedOnly(signals: Record<string, string>): Record<string, string> |
  * state.json and writes them; once its ack names the expected indexes, the added items
  * join this run's plan and are dispatched like any other open item.
  */
-async function runFeedback(ctx: RunContext, node: EmbeddedNode): Promise<void> {
+async function runFeedback(ctx: RunContext, node: EmbeddedNode, evidence: string): Promise<void> {
   const used = ctx.model.amendments_used;
   const left = Math.max(0, AMENDMENT_BUDGET - used);
-  const answer = await askTwice<Feedback>(ctx, feedbackPrompt(ctx.plan, node, left), `${node.id}:feedback`, 'feedback', withSignals(ctx.schemas.feedback, node));
-  if (answer === null) return ctx.finish(node.index, 'fail');
+  const answer = await askTwice<Feedback>(ctx, feedbackPrompt(ctx.plan, node, left, evidence), `${node.id}:feedback`, 'feedback', withSignals(ctx.schemas.feedback, node));
+  if (answer === null) return ctx.finish(node.index, 'fail', { evidence: 'the @feedback agent gave no answer (asked twice)' });
   const signals = answeredSignals(answer);
   const ir = ctx.ir();
   const judged = judgeAmendments(parseAmendments(answer.amendments), { ir, used, context: 'feedback' });
@@ -91,6 +96,6 @@ async function runFeedback(ctx: RunContext, node: EmbeddedNode): Promise<void> {
   await ctx.flush(); // PLAN.md holds the new items before the run goes on to do them
   if (judged.used > used) ctx.apply({ type: 'amended', count: judged.used - used });
   ctx.appendWork(work);
-  ctx.finish(node.index, 'ok', signals);
+  ctx.finish(node.index, 'ok', { signals });
 }
 

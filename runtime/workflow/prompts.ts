@@ -1,6 +1,7 @@
 import { AMEND_BOUNDS, DECISION_PROTOCOL, FORBIDDEN_ACTIONS } from '../persona/prompt-text.js';
 import type { PersonaAnswer } from '../persona/schema.js';
 import type { Finding, Handoff } from './agent-schemas.js';
+import { EVIDENCE_BYTES } from '../run/evidence.js';
 import type { EmbeddedItem, EmbeddedNode, EmbeddedPlan } from './plan.js';
 import { signalsInstruction } from './signals.js';
 
@@ -11,6 +12,12 @@ const signalsSection = (node: Pick<EmbeddedNode, 'emits'>) => {
   const text = signalsInstruction(node);
   return text === null ? [] : [section('Signals', text)];
 };
+
+/** One review finding on one line, as prompts and evidence state it. */
+export const findingLine = (f: Finding) => `${f.severity} ${f.type} ${f.file}${f.line > 0 ? `:${f.line}` : ''}: ${f.problem} (fix: ${f.fix})`;
+
+/** The evidence a dispatch carries (a failed run's output, a failed verdict's reasons), or nothing. */
+const evidenceSection = (evidence: string) => (evidence === '' ? [] : [section('Evidence', evidence)]);
 
 /** The brief every agent prompt starts from: mission, lifted charter rules, protocol, forbidden actions. */
 export function briefSections(plan: EmbeddedPlan): string[] {
@@ -42,7 +49,8 @@ export interface ImplementContext {
   resolution: string | null;
   persona: PersonaAnswer | null;
   approach: string | null;
-  previousFailure: string | null;
+  /** Why this item failed last time and why a route sent it here (runtime/run/evidence.ts), rendered; '' when none. */
+  evidence: string;
 }
 
 export function implementPrompt(plan: EmbeddedPlan, item: EmbeddedItem, context: ImplementContext): string {
@@ -52,13 +60,13 @@ export function implementPrompt(plan: EmbeddedPlan, item: EmbeddedItem, context:
     itemSection(item),
   ];
   if (context.approach) parts.push(section('Take this genuinely different approach (the rescue)', context.approach));
-  if (context.previousFailure) parts.push(section('The previous attempt failed', context.previousFailure));
+  parts.push(...evidenceSection(context.evidence));
   if (context.resolution) parts.push(section('The fork you escalated was settled', context.resolution));
   if (context.findings.length > 0) {
     parts.push(
       section(
         `Fix round ${context.round}: fix these blocking review findings`,
-        bullets(context.findings.map((f) => `${f.severity} ${f.type} ${f.file}:${f.line}: ${f.problem} (fix: ${f.fix})`)),
+        bullets(context.findings.map(findingLine)),
       ),
     );
   }
@@ -113,29 +121,31 @@ export function reviewPrompt(plan: EmbeddedPlan, item: EmbeddedItem, reviewer: s
   ].join('\n\n');
 }
 
-export function judgePrompt(plan: EmbeddedPlan, node: EmbeddedNode): string {
+export function judgePrompt(plan: EmbeddedPlan, node: EmbeddedNode, evidence = ''): string {
   const what = node.kind === 'gate' ? `a @gate${node.label ? ` (${node.label})` : ''}` : 'a @verify check';
   return [
     `You are the judge of ${what}. Read-only: change no file.`,
     ...briefSections(plan),
     itemSection(node),
+    ...evidenceSection(evidence),
     section('Answer', 'verdict pass or fail, and the reasons. The plan routes on your verdict.'),
     ...signalsSection(node),
   ].join('\n\n');
 }
 
-export function toolPrompt(plan: EmbeddedPlan, node: EmbeddedNode): string {
+export function toolPrompt(plan: EmbeddedPlan, node: EmbeddedNode, evidence = ''): string {
   return [
     'You run one command for a Leopold plan and report how it exited. Do not fix anything.',
     ...briefSections(plan),
     section('Command', `Run exactly, from the project root:\n\n    ${node.command ?? node.text}`),
-    section('Answer', 'exit: the exit code (a number); output: the last lines of its output.'),
+    ...evidenceSection(evidence),
+    section('Answer', `exit: the exit code (a number); output: the last lines of its output (at most ${EVIDENCE_BYTES} bytes: where it failed and why).`),
     ...signalsSection(node),
   ].join('\n\n');
 }
 
 /** The `@feedback` prompt; `left` is how many plan changes the run may still make (of 3). */
-export function feedbackPrompt(plan: EmbeddedPlan, node: EmbeddedNode, left: number): string {
+export function feedbackPrompt(plan: EmbeddedPlan, node: EmbeddedNode, left: number, evidence = ''): string {
   const lines = left === 1 ? 'one line' : `${left} lines`;
   const answer =
     left === 0
@@ -145,6 +155,7 @@ export function feedbackPrompt(plan: EmbeddedPlan, node: EmbeddedNode, left: num
     'You gather feedback on the work so far and may propose follow-up work.',
     ...briefSections(plan),
     itemSection(node),
+    ...evidenceSection(evidence),
     section('Answer', answer),
     ...signalsSection(node),
   ].join('\n\n');
@@ -168,11 +179,12 @@ export function repairPrompt(plan: EmbeddedPlan, stuck: readonly EmbeddedNode[],
 /** The persona synthesis prompt at one fork (SPEC-RUNTIME §2), with the plan's lifted rules. */
 export { personaPromptWithRules } from '../persona/prompt-text.js';
 
-export function decidePrompt(plan: EmbeddedPlan, node: EmbeddedItem, persona: PersonaAnswer | null, fork: 'human' | 'escalation', question: string): string {
+export function decidePrompt(plan: EmbeddedPlan, node: EmbeddedItem, persona: PersonaAnswer | null, fork: 'human' | 'escalation', question: string, evidence = ''): string {
   return [
     roleLine(persona, 'No role could be synthesized for this decision: decide under the default worker prompt.'),
     ...briefSections(plan),
     itemSection(node),
+    ...evidenceSection(evidence),
     section(fork === 'human' ? 'A @human node: you stand in for the person' : 'An escalated fork to settle against the charter', question),
     section(
       'Answer',

@@ -4,14 +4,14 @@ import { entryPersona, Unsettled, type RunContext } from './context.js';
 import { settleFork } from './fork.js';
 import type { EmbeddedItem } from './plan.js';
 import { answeredSignals, withSignals } from './signals.js';
-import { implementPrompt, rescuePrompt, reviewPrompt, verifyPrompt, type ImplementContext } from './prompts.js';
+import { findingLine, implementPrompt, rescuePrompt, reviewPrompt, verifyPrompt, type ImplementContext } from './prompts.js';
 
 /** How one attempt at an item ended. */
 type Attempt =
   /** `signals`: what the last handoff reported for the item's declared keys. */
   | { outcome: 'accepted'; signals: Record<string, string> | undefined }
-  /** The review round cap was reached with blocking findings open: rulings recorded, item left open. */
-  | { outcome: 'left-open' }
+  /** The review round cap was reached with blocking findings open: rulings recorded, item left open (`evidence`: the findings). */
+  | { outcome: 'left-open'; evidence: string }
   | { outcome: 'failed'; kind: string; evidence: string };
 
 /** Stop tokens of a blocked handoff that make it an escalation (a persona settles it). */
@@ -49,12 +49,10 @@ export function reviewersOf(item: EmbeddedItem): string[] {
   return ['correctness', ...(item.sensitive ? ['security'] : []), ...(item.critical ? ['works'] : [])];
 }
 
-/** What the run remembers about one work item between its attempts (prompts only; the run model holds the counts). */
+/** What the run remembers about one work item between its attempts (prompts only; the run model holds the counts and the last failure's evidence). */
 export interface ItemMemory {
   /** One line per failed attempt, for the rescue's persona. */
   evidence: string[];
-  /** The last failed attempt's evidence, handed to the next attempt. */
-  previousFailure: string | null;
 }
 
 /** The rescue an attempt runs under. */
@@ -69,23 +67,22 @@ export interface Rescue {
  * open after the review cap (`finished fail`), or failed (`failed <kind>`: the item stays
  * open and the loop's next decision retries it, rescues it or stops).
  */
-export async function runWorkItem(ctx: RunContext, item: EmbeddedItem, memory: ItemMemory, rescue: Rescue | null): Promise<void> {
-  const attempt = await attemptItem(ctx, item, rescue, memory.previousFailure);
+export async function runWorkItem(ctx: RunContext, item: EmbeddedItem, memory: ItemMemory, rescue: Rescue | null, evidence: string): Promise<void> {
+  const attempt = await attemptItem(ctx, item, rescue, evidence);
   if (attempt.outcome === 'accepted') {
     ctx.apply({ type: 'succeeded', item: item.index });
-    ctx.finish(item.index, 'ok', attempt.signals);
+    ctx.finish(item.index, 'ok', { signals: attempt.signals });
     ctx.tick(item.index);
     ctx.event({ event: 'item-done', item: item.index, iteration: ctx.iteration });
     return;
   }
   if (attempt.outcome === 'left-open') {
-    ctx.finish(item.index, 'fail');
+    ctx.finish(item.index, 'fail', { evidence: attempt.evidence });
     ctx.event({ event: 'item-open', item: item.index, reason: 'review round cap reached', iteration: ctx.iteration });
     return;
   }
   memory.evidence.push(`attempt ${memory.evidence.length + 1} (${attempt.kind}): ${attempt.evidence}`);
-  memory.previousFailure = attempt.evidence;
-  ctx.apply({ type: 'failed', item: item.index, kind: attempt.kind });
+  ctx.apply({ type: 'failed', item: item.index, kind: attempt.kind, evidence: attempt.evidence });
   const streak = ctx.model.consecutive_failures.count;
   ctx.event({ event: 'failure', item: item.index, kind: attempt.kind, streak, evidence: attempt.evidence });
   ctx.host.log(`${item.id}: attempt failed (${attempt.kind}, ${streak} in a row): ${attempt.evidence}`);
@@ -123,12 +120,7 @@ export async function rescueItem(ctx: RunContext, item: EmbeddedItem, memory: It
 }
 
 /** One attempt: implement (with fix rounds), verify, review. */
-async function attemptItem(
-  ctx: RunContext,
-  item: EmbeddedItem,
-  rescue: Rescue | null,
-  previousFailure: string | null,
-): Promise<Attempt> {
+async function attemptItem(ctx: RunContext, item: EmbeddedItem, rescue: Rescue | null, evidence: string): Promise<Attempt> {
   const plan = ctx.plan;
   const context: ImplementContext = {
     round: 0,
@@ -136,7 +128,7 @@ async function attemptItem(
     resolution: null,
     persona: rescue?.persona ?? null,
     approach: rescue?.approach ?? null,
-    previousFailure,
+    evidence,
   };
   let escalations = 0;
   let deaths = 0;
@@ -217,7 +209,7 @@ async function attemptItem(
       });
     }
     recordFollowUps(ctx, item, followUps);
-    return { outcome: 'left-open' };
+    return { outcome: 'left-open', evidence: `review round cap (${plan.maxReviewRounds}) reached with blocking findings: ${blocking.map(findingLine).join('; ')}` };
   }
 }
 

@@ -80,7 +80,7 @@ describe('a writer killed with SIGKILL mid-append', () => {
     expect(entries).toBeGreaterThan(0);
 
     // The built binary appends after the last kill, breaking any lock the dead writer held.
-    const input = JSON.stringify({ decisions: [{ title: 'after the kills', mechanical: true }], events: [{ event: 'after' }] });
+    const input = JSON.stringify({ decisions: [{ title: 'after the kills', mechanical: true }], events: [{ event: 'turn', item: 1, note: 'after' }] });
     const result = spawnSync(process.execPath, [bin, 'record'], { cwd: project, input, encoding: 'utf8' });
     expect(result.status, result.stdout + result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ ok: true, numbers: [entries + 1], path: '.leopold/DECISIONS.md' });

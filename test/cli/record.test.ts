@@ -70,7 +70,7 @@ describe('leopold record', () => {
   });
 
   it('records events alone with no decision numbers', () => {
-    expect(record({ events: [{ event: 'tick' }] })).toMatchObject({ code: 0, ack: { ok: true, numbers: [] } });
+    expect(record({ events: [{ event: 'turn', item: 1 }] })).toMatchObject({ code: 0, ack: { ok: true, numbers: [] } });
     expect(existsSync(decisionsFile())).toBe(false);
   });
 
@@ -80,7 +80,7 @@ describe('leopold record', () => {
     const filesBefore = readdirSync(join(project, '.leopold')).sort();
     const result = record({
       decisions: [DECISION, { ...DECISION, title: 'Drop the orders table', class: 'irreversible', charter: 'Silent' }],
-      events: [{ event: 'should-not-appear' }],
+      events: [{ event: 'turn', item: 9, note: 'should not appear' }],
     });
     expect(result.code).toBe(1);
     expect(result.ack).toEqual({ ok: false, error: expect.stringContaining('stop and ask the user instead') });
@@ -136,14 +136,30 @@ describe('leopold record', () => {
   it.each([
     ['bad JSON', '{"decisions": [', /not valid JSON/],
     ['empty input', '', /no input/],
-    ['a schema failure', { decisions: [{ title: 'x', class: 'sometimes' }] }, /decisions\.0\.class/],
-    ['a missing field', { decisions: [{ title: 'x', class: 'reversible' }] }, /charter is required unless the decision is mechanical/],
-    ['an unknown fork', { decisions: [{ ...DECISION, fork: 'whim' }] }, /decisions\.0\.fork/],
-    ['nothing to record', {}, /nothing to record/],
-    ['an event without a name', { events: [{ item: 1 }] }, /events\.0\.event/],
   ])('answers %s with ok:false and exit 2', (_label, input, error) => {
     const result = record(input);
     expect(result.code).toBe(2);
+    expect(result.ack).toEqual({ ok: false, error: expect.stringMatching(error) });
+    expect(readdirSync(join(project, '.leopold'))).toEqual([]);
+  });
+
+  // A document that parses but is wrong is the agent's to correct: refused (exit 1), naming the field, nothing written.
+  it.each([
+    ['a value outside its enum', { decisions: [{ ...DECISION, class: 'sometimes' }] }, /decisions\.0\.class: expected one of "reversible", "irreversible", got the string "sometimes"/],
+    ['a full entry without its charter', { decisions: [{ title: 'x', class: 'reversible', decision: 'd', why: 'w' }] }, /a full entry needs class, charter, decision, why; it has no charter/],
+    ['an unknown fork', { decisions: [{ ...DECISION, fork: 'whim' }] }, /decisions\.0\.fork/],
+    ['nothing to record', {}, /nothing to record/],
+    ['an event without a name', { events: [{ item: 1 }] }, /events\.0\.event: missing/],
+    ['an unknown event', { events: [{ event: 'failur', item: 1 }] }, /events\.0\.event: unknown event "failur"; expected one of failure, /],
+    ['a string where a number belongs', { events: [{ event: 'tool', item: 4, command: 'npm test', exit: '1', output: 'x' }] }, /events\.0\.exit: expected an integer or null, got the string "1"/],
+    ['an item number as a string', { events: [{ event: 'failure', item: '2', kind: 'verification', evidence: 'x' }] }, /events\.0\.item: expected an integer, got the string "2"/],
+    ['an unfilled decision template', { decisions: [{ ...DECISION, decision: '<what you chose>' }] }, /decisions\.0\.decision: still holds the template's placeholder "<what you chose>"/],
+    ['a placeholder inside a value', { decisions: [{ ...DECISION, reversal: 'Revert: <how to undo it, concretely>' }] }, /decisions\.0\.reversal: still holds/],
+    ['an unfilled event template', { events: [{ event: 'failure', item: 2, kind: 'verification', evidence: '<what failed: the command and the lines of its output that show it>' }] }, /events\.0\.evidence: still holds/],
+    ['an unfilled enum', { events: [{ event: 'gate', item: 2, verdict: '<pass|fail>', reasons: 'r' }] }, /events\.0\.verdict: expected one of "pass", "fail"/],
+  ])('refuses %s with ok:false and exit 1, writing nothing', (_label, input, error) => {
+    const result = record(input);
+    expect(result.code).toBe(1);
     expect(result.ack).toEqual({ ok: false, error: expect.stringMatching(error) });
     expect(readdirSync(join(project, '.leopold'))).toEqual([]);
   });

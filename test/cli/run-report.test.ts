@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { finishRun, renderStatus, startRun } from '../../compiler/cli/commands/run.js';
 import { appendDecisions, recordEvents, type DecisionInput, type EventInput } from '../../runtime/decisions/index.js';
 import { runStopHook } from '../../runtime/hooks/stop/index.js';
+import { messageOf } from '../support/stop-output.js';
 import { readState } from '../../runtime/state/index.js';
 import { CHARTER, decision, decisionsOf, eventsOf, MISSION, persona, simulate, verdict } from '../workflow/harness.js';
 
@@ -72,7 +73,7 @@ describe('the Stop hook final report', () => {
     const leo = brief(PLAN.replace('- [ ] Count', '- [x] Count'), '- autonomy: ask\n');
     await startRun(leo, { engine: 'session', force: false });
     const stdin = JSON.stringify({ session_id: 's', cwd: join(leo, '..'), hook_event_name: 'Stop' });
-    const out = JSON.parse(await runStopHook(stdin, { env: {}, processCwd: join(leo, '..') })) as { systemMessage: string };
+    const out = { systemMessage: messageOf(await runStopHook(stdin, { env: {}, processCwd: join(leo, '..') })) };
     expect(out.systemMessage.split('\n')).toEqual([
       'Leopold run ended: awaiting_human',
       'Engine: session · iterations: 0 · failures: 0 · rescue used: no · plan changes: 0/3',

@@ -55,7 +55,7 @@ function run(bin: string, stdin: string, opts: { cwd?: string; env?: NodeJS.Proc
     ? ['setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...bins[bin]!]]
     : [process.execPath, bins[bin]!];
   const out = spawnSync(argv[0] as string, argv[1] as string[], { input: stdin, cwd: opts.cwd ?? work, encoding: 'utf8', env });
-  return { code: out.status, stdout: out.stdout, stderr: out.stderr };
+  return { code: out.status, status: out.status, stdout: out.stdout, stderr: out.stderr };
 }
 
 const stateOf = (dir: string) => JSON.parse(readFileSync(join(dir, '.leopold', 'state.json'), 'utf8')) as Record<string, unknown>;
@@ -63,7 +63,7 @@ const eventsOf = (dir: string) =>
   existsSync(join(dir, '.leopold', 'events.jsonl'))
     ? readFileSync(join(dir, '.leopold', 'events.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
     : [];
-const silent = { code: 0, stdout: '', stderr: '' };
+const silent = { code: 0, status: 0, stdout: '', stderr: '' };
 
 const setprivWorks = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', '0']).status === 0;
 
@@ -78,23 +78,29 @@ describe.each(['dist/hooks/stop.js', 'dist/leopold.js hook stop'])('%s', (bin) =
 
   it('blocks with the next item, the record protocol and one more turn counted', () => {
     const dir = project();
-    const reason = blockOf(run(bin, stopInput(dir)).stdout);
+    const reason = blockOf(run(bin, stopInput(dir)));
     expect(reason).toMatch(/Work on item 1 now, and only on it: First thing/);
     expect(reason).toContain('leopold plan tick 1');
-    expect(reason).toContain('Write .leopold/record.json with the Write tool, then run: node_modules/.bin/leopold record < .leopold/record.json\n{');
+    // The first turn carries the run's protocol: how to record, the decision protocol and its templates.
+    expect(reason).toMatch(/^Leopold run protocol/);
+    expect(reason).toContain('write the JSON with the Write tool to .leopold/record.json, then run: node_modules/.bin/leopold record < .leopold/record.json');
     expect(reason).toMatch(/Decision protocol/);
-    expect(stateOf(dir)).toMatchObject({ iteration: 1, hook: { pending: { item: 1 } } });
-    // The same item again while nothing was reported; the turn counter keeps counting.
-    expect(blockOf(run(bin, stopInput(dir)).stdout)).toMatch(/turn 2 .*item 1 now/);
+    expect(reason).toContain('{"events":[{"event":"failure","item":1,"kind":"<implementer|blocked|partial|verification|review>","evidence":"<what failed');
+    expect(stateOf(dir)).toMatchObject({ iteration: 1, hook: { pending: { item: 1 }, protocol: true } });
+    // The same item again while nothing was reported; the turn counter keeps counting. The protocol is not sent again.
+    const again = blockOf(run(bin, stopInput(dir)));
+    expect(again).toMatch(/^Leopold run, turn 2 .*item 1 now/);
+    expect(again).not.toContain('Decision protocol');
+    expect(again).toContain('as the protocol says');
     writeFileSync(join(dir, '.leopold', 'PLAN.md'), PLAIN.replace('- [ ] First', '- [x] First'));
-    expect(blockOf(run(bin, stopInput(dir)).stdout)).toMatch(/item 2 now, and only on it: Second thing/);
+    expect(blockOf(run(bin, stopInput(dir)))).toMatch(/item 2 now, and only on it: Second thing/);
   });
 
   it('finds .leopold/ from CLAUDE_PROJECT_DIR first, else the input cwd, walking up', () => {
     const dir = project();
     mkdirSync(join(dir, 'src', 'deep'), { recursive: true });
-    expect(blockOf(run(bin, stopInput(join(dir, 'src', 'deep'))).stdout)).toMatch(/item 1/);
-    expect(blockOf(run(bin, stopInput(join(work, 'nowhere')), { env: { CLAUDE_PROJECT_DIR: dir } }).stdout)).toMatch(/item 1/);
+    expect(blockOf(run(bin, stopInput(join(dir, 'src', 'deep'))))).toMatch(/item 1/);
+    expect(blockOf(run(bin, stopInput(join(work, 'nowhere')), { env: { CLAUDE_PROJECT_DIR: dir } }))).toMatch(/item 1/);
   });
 
   it('allows the stop while a workflow runs in background_tasks, and never blocks a workflow-engine run', () => {
@@ -111,7 +117,7 @@ describe.each(['dist/hooks/stop.js', 'dist/leopold.js hook stop'])('%s', (bin) =
       join(dir, '.leopold', 'DECISIONS.md'),
       '# Decisions\n\n## D1 — Ship to production on Friday   (turn 1, 2030-01-01T00:00:00Z)\nFork:        escalation — item 1\nClass:       reversible\nCharter:     silent\nDecision:    Friday\nWhy:         bias to action\nReversal:    Roll back.\n',
     );
-    const message = messageOf(run(bin, stopInput(dir)).stdout);
+    const message = messageOf(run(bin, stopInput(dir)));
     expect(message).toMatch(/^Leopold run ended: plan_complete/);
     expect(message).toContain('What I decided for you');
     expect(message).toContain('  1. [escalation] No persona — default worker (D1): Friday\n     Reversal: Roll back.');
@@ -122,22 +128,21 @@ describe.each(['dist/hooks/stop.js', 'dist/leopold.js hook stop'])('%s', (bin) =
 
   it('the kill switch ends the run first', () => {
     const dir = project({ files: { STOP: '' } });
-    expect(messageOf(run(bin, stopInput(dir)).stdout)).toMatch(/ended: kill_switch/);
+    expect(messageOf(run(bin, stopInput(dir)))).toMatch(/ended: kill_switch/);
   });
 
   it('@human under ask stops awaiting_human naming the item; under full it carries the charter rules and persona shape', () => {
     const plan = '- [ ] @human Pick the licence\n- [ ] Write the README\n';
     const charter = '# Charter\n\n## Never\n\n- Never use a copyleft licence.\n';
     const ask = project({ plan, files: { 'GUARDRAILS.md': '- autonomy: ask\n', 'CHARTER.md': charter } });
-    expect(messageOf(run(bin, stopInput(ask)).stdout)).toMatch(/awaiting_human[\s\S]*item 1 \("Pick the licence"\)/);
+    expect(messageOf(run(bin, stopInput(ask)))).toMatch(/awaiting_human[\s\S]*item 1 \("Pick the licence"\)/);
     const full = project({ plan, files: { 'CHARTER.md': charter } });
-    const reason = blockOf(run(bin, stopInput(full)).stdout);
+    const reason = blockOf(run(bin, stopInput(full)));
     expect(reason).toContain('- Never use a copyleft licence.');
-    expect(reason).toMatch(/Persona answer shape \(JSON Schema\): \{.*"optimizesFor"/);
-    expect(reason).toContain('"fork":"human"');
+    expect(reason).toContain('"fork":"human","item":1,"subject":"Pick the licence","turn":1,"persona":{"name":"<name>","role":"<a specific job, never a generic role>","expertise":["<expertise>"]}');
     // LEOPOLD_AUTONOMY beats GUARDRAILS, spelled any way.
     const env = project({ plan, files: { 'CHARTER.md': charter } });
-    expect(messageOf(run(bin, stopInput(env), { env: { LEOPOLD_AUTONOMY: 'HALT' } }).stdout)).toMatch(/awaiting_human/);
+    expect(messageOf(run(bin, stopInput(env), { env: { LEOPOLD_AUTONOMY: 'HALT' } }))).toMatch(/awaiting_human/);
   });
 
   it('fails open: corrupt state.json, missing PLAN.md, empty and garbage stdin all exit 0 without blocking', () => {

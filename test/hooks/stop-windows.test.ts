@@ -56,8 +56,7 @@ function stop(dir: string, session: string, bytes: number | null, extra: Record<
   delete env.CLAUDE_PROJECT_DIR;
   delete env.LEOPOLD_AUTONOMY;
   const out = spawnSync(process.execPath, hook, { input: JSON.stringify(input), cwd: dir, encoding: 'utf8', env });
-  expect(out.status).toBe(0);
-  return out.stdout;
+  return { stdout: out.stdout, stderr: out.stderr, status: out.status };
 }
 
 const stateOf = (dir: string) => JSON.parse(readFileSync(join(dir, '.leopold', 'state.json'), 'utf8')) as Record<string, unknown>;
@@ -82,7 +81,7 @@ const DECISIONS =
 describe('context windows (dist/hooks/stop.js)', () => {
   it('a transcript of exactly max_context_mb is under the budget: the normal block, no window closed', () => {
     const dir = project();
-    expect(blockOf(stop(dir, 's1', 5 * MIB))).toMatch(/^Leopold run, turn 1 of at most 50\. Work on item 2 now/);
+    expect(blockOf(stop(dir, 's1', 5 * MIB))).toMatch(/^Leopold run protocol[\s\S]*\n\nLeopold run, turn 1 of at most 50\. Work on item 2 now/);
     expect(stateOf(dir)).toMatchObject({ active: true, iteration: 1, windows: 0, windows_without_progress: 0 });
     expect(existsSync(join(dir, '.leopold', 'CHECKPOINT.md'))).toBe(false);
   });
@@ -206,7 +205,7 @@ describe('context windows (dist/hooks/stop.js)', () => {
       { event: 'window', window: 2, cause: 'context_budget', closed: 1 },
       { event: 'stop', reason: 'max_windows', engine: 'session', done: 3, total: 4 },
     ]);
-    expect(stop(dir, 's3', 1000)).toBe(''); // the run is over
+    expect(stop(dir, 's3', 1000)).toEqual({ stdout: '', stderr: '', status: 0 }); // the run is over
   });
 
   it('two windows in a row that closed no item end the run no_progress_across_windows', () => {
@@ -246,7 +245,7 @@ describe('context windows (dist/hooks/stop.js)', () => {
     blockOf(stop(dir, 's1', 1000));
     mkdirSync(join(dir, '.leopold', 'CHECKPOINT.md')); // rename onto a directory fails
     const before = readFileSync(join(dir, '.leopold', 'state.json'), 'utf8');
-    expect(stop(dir, 's1', 6 * MIB)).toBe('');
+    expect(stop(dir, 's1', 6 * MIB)).toEqual({ stdout: '', stderr: '', status: 0 });
     expect(readFileSync(join(dir, '.leopold', 'state.json'), 'utf8')).toBe(before);
     expect(statSync(join(dir, '.leopold', 'CHECKPOINT.md')).isDirectory()).toBe(true);
     expect(eventsOf(dir).at(-1)).toMatchObject({ event: 'error', hook: 'stop' });

@@ -107,7 +107,7 @@ describe('the npm package', () => {
     ok(cli('init --check'));
     expect(ok(cli('compile --check')).stderr).toMatch(/up to date/);
     ok(cli('run start'));
-    ok(cli('record', JSON.stringify({ events: [{ event: 'note', text: 'installed from the tarball' }] })));
+    ok(cli('record', JSON.stringify({ events: [{ event: 'turn', item: 1, text: 'installed from the tarball' }] })));
 
     const settings = JSON.parse(readFileSync(join(clone, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
     const commandOf = (event: string, matcher?: string) => settings.hooks[event]!.find((g) => matcher === undefined || g.matcher === matcher)!.hooks[0]!.command;

@@ -69,9 +69,9 @@ async function session(amendments: string) {
   const stdin = JSON.stringify({ session_id: 'p', cwd: dir, hook_event_name: 'Stop' });
   const dispatched: number[] = [];
   for (let turn = 0; turn < 20; turn++) {
-    const out = JSON.parse(await runStopHook(stdin, { env: {}, processCwd: dir })) as { decision?: string; reason?: string };
-    if (out.decision !== 'block') break;
-    const reason = out.reason!;
+    const out = await runStopHook(stdin, { env: {}, processCwd: dir });
+    if (out.kind !== 'block') break;
+    const reason = out.reason;
     if (/the plan is stuck/.test(reason)) {
       expect(reason).toMatch(/plan amend --context runtime --json < \.leopold\/amend\.md/);
       const ack = await amendPlan(join(leo, 'PLAN.md'), amendments, 'runtime');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { finishRun, startRun } from '../../compiler/cli/commands/run.js';
 import { appendDecisions, renderDecision, type DecisionInput } from '../../runtime/decisions/index.js';
+import { messageOf } from '../support/stop-output.js';
 import { runStopHook } from '../../runtime/hooks/stop/index.js';
 import { notifyRunEnded } from '../../runtime/notify/index.js';
 import { charterRules } from '../../runtime/persona/index.js';
@@ -92,7 +93,7 @@ describe('"What I decided for you": one renderer, four places, the golden text',
     // 3. The Stop hook's final message (the plan is complete), and the webhook body it posts.
     const stopped = await briefWith('hook', decisions, hook.url, PLAN.replace(/- \[ \]/g, '- [x]'));
     const stdin = JSON.stringify({ session_id: 's', cwd: join(stopped, '..'), hook_event_name: 'Stop', stop_hook_active: true, background_tasks: [] });
-    const out = JSON.parse(await runStopHook(stdin, { env: {}, processCwd: join(stopped, '..') })) as { systemMessage: string };
+    const out = { systemMessage: messageOf(await runStopHook(stdin, { env: {}, processCwd: join(stopped, '..') })) };
     expect(blockIn(out.systemMessage)).toBe(block);
 
     // 4. The webhook bodies.

@@ -14,7 +14,7 @@ import { renderDecision } from '../../runtime/decisions/render.js';
 import type { DecisionInput } from '../../runtime/decisions/schema.js';
 import type { AnswerScript, ScriptedAnswer } from '../../runtime/host/index.js';
 import { runStopHook } from '../../runtime/hooks/stop/index.js';
-import { SIGNALS_MARKER } from '../../runtime/hooks/stop/reason.js';
+import { FORK_TEMPLATE_MARKER, PROTOCOL_MARKER, SIGNALS_MARKER } from '../../runtime/hooks/stop/reason.js';
 import { charterRules } from '../../runtime/persona/index.js';
 import { readState } from '../../runtime/state/index.js';
 import { CHARTER, decisionsOf, eventsOf, finding, handoff, MISSION, persona, review, simulate, verdict } from '../workflow/harness.js';
@@ -148,22 +148,29 @@ export async function workflowRun(c: Case): Promise<EngineRun> {
   return { dispatched, stop: s.result.stop, detail: String(stop?.detail ?? '(none)'), iteration: (stop?.iteration as number | undefined) ?? -1, entries };
 }
 
-/** The JSON line after `marker` in a block reason: the record template the hook gave. */
-function template(reason: string, marker: string): Record<string, unknown> {
-  const at = reason.indexOf(marker);
-  expect(at, `the block reason carries "${marker}"`).toBeGreaterThanOrEqual(0);
+/**
+ * The JSON line after `marker` in a block reason (or the protocol it refers to): the record
+ * template the hook gave, with where it was made filled in as the turn names it (the item,
+ * its text, the turn), as a session fills the protocol's templates.
+ */
+function templateIn(reason: string, marker: string, at: { item: number; turn: number; subject: string }): Record<string, unknown> {
+  const from = reason.indexOf(marker);
+  expect(from, `the block reason carries "${marker}"`).toBeGreaterThanOrEqual(0);
   const line = reason
-    .slice(at)
+    .slice(from)
     .split('\n')
-    .find((l) => l.startsWith('{'))!;
+    .find((l) => l.startsWith('{'))!
+    .replace('<the item number>', String(at.item))
+    .replace('<the turn number>', String(at.turn))
+    .replace(`"<the item's text, as the turn names it>"`, JSON.stringify(at.subject));
   return JSON.parse(line) as Record<string, unknown>;
 }
 
-const FORK_PERSONA = 'Record the decision with its persona:';
+const FORK_PERSONA = FORK_TEMPLATE_MARKER;
 const ESCALATION = 'is an escalation: synthesize the person best placed to decide it';
 const DECISION = 'Record every decision you make on the user';
 const NO_APPROACH = 'If there is no genuinely different approach';
-const REPORT_ESCALATION = 'A fork nobody can settle (no usable decision) is an escalation';
+const REPORT_ESCALATION = 'A fork nobody can settle is an escalation';
 
 /** A `.leopold/` with the test brief and this plan, and a session run started in it (`leopold run start`'s function). */
 export async function startSession(leo: string, plan: string, guardrails: string): Promise<void> {
@@ -183,6 +190,7 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
   const stdin = JSON.stringify({ session_id: 'p', cwd: dir, hook_event_name: 'Stop', stop_hook_active: true, background_tasks: [] });
   const dispatched: number[] = [];
   const reasons: string[] = [];
+  let protocol = '';
   const attemptsSoFar = new Map<number, number>();
   const record = async (doc: unknown, ok = true) => {
     const out = await recordDocument(JSON.stringify(doc), dir);
@@ -196,18 +204,21 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
   };
   const decisionsIn = (doc: Record<string, unknown>) => doc.decisions as Record<string, unknown>[];
   const escalate = async (reason: string, n: number) =>
-    record({ events: [{ ...(template(reason, REPORT_ESCALATION).events as Record<string, unknown>[])[0], item: n, question: SESSION_QUESTION }] });
+    record({ events: [{ ...(templateIn(reason, REPORT_ESCALATION, { item: n, turn: 0, subject: '' }).events as Record<string, unknown>[])[0], item: n, question: SESSION_QUESTION }] });
 
   for (let turn = 0; turn < 60; turn++) {
     if (c.killAfterTurns !== undefined && turn === c.killAfterTurns) writeFileSync(join(leo, 'STOP'), '');
     const out = await runStopHook(stdin, { env: {}, processCwd: dir });
-    if (out === '') throw new Error('the hook printed nothing during an active run');
-    const parsed = JSON.parse(out) as { decision?: string; reason?: string };
-    if (parsed.decision !== 'block') break;
-    const reason = parsed.reason!;
-    reasons.push(reason);
-    const n = Number(/Work on item (\d+) now/.exec(reason)![1]);
-    const turnNo = Number(/Leopold run, turn (\d+) of/.exec(reason)![1]);
+    if (out.kind === 'silent') throw new Error('the hook printed nothing during an active run');
+    if (out.kind !== 'block') break;
+    reasons.push(out.reason);
+    const n = Number(/Work on item (\d+) now/.exec(out.reason)![1]);
+    const turnNo = Number(/Leopold run, turn (\d+) of/.exec(out.reason)![1]);
+    const itemText = /Work on item \d+ now, and only on it: (.*)/.exec(out.reason)![1]!.replace(/^@\w+(?: \([^)]*\))? /, '');
+    // The session keeps the run's protocol from the turn that carried it, as a model keeps it in context.
+    if (out.reason.includes(PROTOCOL_MARKER)) protocol = out.reason.slice(out.reason.indexOf(PROTOCOL_MARKER));
+    const reason = `${out.reason}\n\n${protocol}`;
+    const template = (text: string, marker: string) => templateIn(text, marker, { item: n, turn: turnNo, subject: itemText });
     dispatched.push(n);
     if (/This is the run's one rescue/.test(reason)) {
       const r = c.rescue?.[n] ?? { role: 'Build Engineer', approach: 'another way' };

@@ -72,7 +72,7 @@ describe('runs that continue', () => {
     const first = runs[0]!.result as WorkflowResult;
     expect(first.stop).toBe('run_budget');
     expect(first.continue).toMatchObject({ launch: 2, iteration: 1, failures: { partial: 1 }, streak: { kind: 'partial', count: 1 }, lastDecision: 1 });
-    expect(first.continue!.memory['1']!.previousFailure).toContain('ran no test');
+    expect(first.continue!.evidence['1']).toContain('ran no test');
     const second = runs[1]!;
     const retry = second.journal.find((c) => c.label === 'i1:implement')!;
     expect(retry.prompt).toContain('ran no test');
@@ -117,8 +117,9 @@ describe('runs that continue', () => {
         channel: { migrated: 'true', exit: '1' },
         taken: [{ from: 2, route: 0, to: 4, when: 'migrated=true' }],
       },
+      evidence: { '5': 'verification: red' },
     };
-    const memory = new Map([[5, { evidence: ['attempt 1 (verification): red'], previousFailure: 'red' }], [1, { evidence: ['old'], previousFailure: 'old' }]]);
+    const memory = new Map([[5, { evidence: ['attempt 1 (verification): red'] }], [1, { evidence: ['old'] }]]);
     const carry = continuationOf(plan, 1, model, [node(7)], memory, 4);
     expect(carry.statuses).toEqual({ fail: '5', ok: '1-2,7', pass: '3' });
     expect(carry.signals).toEqual({ '2': { migrated: 'true' }, '5': { exit: '1' } });

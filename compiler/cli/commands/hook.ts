@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 
 /**
- * `leopold hook <name>`: the Claude Code hooks (JSON on stdin, JSON on stdout, exit 0).
+ * `leopold hook <name>`: the Claude Code hooks (JSON on stdin; the guard answers JSON on
+ * stdout, the Stop hook blocks with exit 2 and the reason on stderr, docs/hooks.md).
  * `leopold init` registers the bundled `dist/hooks/*.js` directly for speed; these
  * subcommands run the same code for people and tests. Each imports its hook only when it
  * runs: the guard is small, the Stop hook loads zod and remark.
@@ -22,11 +23,13 @@ export function registerHook(program: Command): void {
     .command('stop')
     .description('Stop hook: keep the session on the next plan item, or end the run with its summary (fails open)')
     .action(async () => {
-      const [{ readStdin }, { runStopHook }] = await Promise.all([
+      const [{ readStdin }, { runStopHook, stopAnswerOutput }] = await Promise.all([
         import('../../../runtime/hooks/guard/index.js'),
         import('../../../runtime/hooks/stop/index.js'),
       ]);
-      const out = await runStopHook(readStdin(), { env: process.env, processCwd: process.cwd() });
-      if (out !== '') process.stdout.write(out);
+      const out = stopAnswerOutput(await runStopHook(readStdin(), { env: process.env, processCwd: process.cwd() }));
+      if (out.stdout !== '') process.stdout.write(out.stdout);
+      if (out.stderr !== '') process.stderr.write(out.stderr);
+      process.exitCode = out.exitCode;
     });
 }

@@ -9,10 +9,10 @@ import { DecisionRefusedError, refusalOf, stopAndAskQuestion, type Refusal } fro
 import { describeRecordIssues, parseRecordInput } from '../../../runtime/decisions/record-input.js';
 import type { DecisionInput } from '../../../runtime/decisions/schema.js';
 
-/** What `leopold record` prints: one JSON line (SPEC-RUNTIME §3). */
+/** What `leopold record` prints: one JSON line (docs/decisions.md). */
 export type RecordAck = { ok: true; numbers: number[]; path: string } | { ok: false; error: string };
 
-/** The ack and the exit code: 0 recorded, 1 refused by the protocol, 2 unusable input. */
+/** The ack and the exit code: 0 recorded, 1 refused (the schema or the protocol), 2 no input, not JSON, or an I/O failure. */
 export interface RecordOutcome {
   ack: RecordAck;
   code: 0 | 1 | 2;
@@ -38,7 +38,9 @@ export async function recordDocument(raw: string, cwd: string, now: () => Date =
     return unusable(`input is not valid JSON (${(error as Error).message})`);
   }
   const parsed = parseRecordInput(json);
-  if (!parsed.success) return unusable(`input does not match the record schema: ${describeRecordIssues(parsed.issues)}`);
+  // A document that parses but breaks the schema (a wrong type, a placeholder left in) is
+  // refused like a protocol refusal: the entry is the agent's to correct, nothing is written.
+  if (!parsed.success) return { ack: { ok: false, error: `refused: ${describeRecordIssues(parsed.issues)}` }, code: 1 };
   const refusal = refusalOf(parsed.data.decisions);
   if (refusal) return { ack: { ok: false, error: await escalateRefusal(refusal, cwd, now) }, code: 1 };
   const leopoldDir = findBriefDir(cwd);

@@ -7,6 +7,7 @@ import type { StopLimits, StopVerdict } from '../../stop/conditions.js';
 import type { CheckpointInput, WindowCloseCause } from './checkpoint.js';
 import { hookMemoryOf, withHookMemory, type WindowMemory } from './memory.js';
 import { reportedEvents, type LoggedEvent } from './outcome.js';
+import type { Evidence } from '../../run/evidence.js';
 
 /** Everything one Stop-hook turn decides from: plain values, no I/O. */
 export interface TurnInput {
@@ -24,6 +25,8 @@ export interface TurnInput {
   transcriptBytes: number | null;
   /** The hook input's session_id; null when the host sent none. */
   sessionId: string | null;
+  /** The transcript holds a compaction since the last block (the session lost the protocol's text). */
+  compacted: boolean;
   now: Date;
 }
 
@@ -50,6 +53,10 @@ export type TurnAction =
       rescue: { kind: string; failures: number } | null;
       /** Set on the first turn of a new window (its number): the session resumes from CHECKPOINT.md. */
       resume: number | null;
+      /** The block carries the run's protocol: the window's first block, or the first after a compaction. */
+      protocol: boolean;
+      /** Why the item failed last time, and why a taken route sent it here. */
+      evidence: Evidence[];
     }
   /** Open items wait on each other: the session is asked for the run's one deadlock repair (no item is dispatched). */
   | { type: 'repair'; waiting: PlanItem[]; left: number }
@@ -78,6 +85,8 @@ export interface Turn {
  */
 export function stopTurn(input: TurnInput): Turn {
   const memory = hookMemoryOf(input.state);
+  // What the hook's memory carries over unless a branch below changes it.
+  const kept = { protocol: memory.protocol, transcript: memory.transcript };
   const waves = memory.waves ?? freezeWaves(input.items);
   const done = input.items.filter((item) => item.done).length;
   const total = input.items.length;
@@ -133,7 +142,7 @@ export function stopTurn(input: TurnInput): Turn {
     close('context_budget', window);
     next = decide(null);
     if (next.type === 'dispatch') {
-      state = withHookMemory(state, { pending: null, waves, window: { ...window, rolled: true } });
+      state = withHookMemory(state, { ...kept, pending: null, waves, window: { ...window, rolled: true } });
       return {
         state,
         action: { type: 'roll', verdict: roll, next: next.item, window: state.windows, done, total },
@@ -145,14 +154,14 @@ export function stopTurn(input: TurnInput): Turn {
 
   if (next.type === 'stop') {
     const verdict = next.verdict;
-    const ended = finishedState(withHookMemory({ ...state, stop_reason: verdict.reason }, { pending: null, waves, window }), input.now, verdict.reason);
+    const ended = finishedState(withHookMemory({ ...state, stop_reason: verdict.reason }, { ...kept, pending: null, waves, window }), input.now, verdict.reason);
     return { state: ended, action: { type: 'stop', verdict, done, total, completion: next.completion }, closed, checkpoint: null };
   }
 
   if (next.type === 'repair') {
     // Asked once per run, as the workflow asks it; the next Stop re-reads PLAN.md and decides again.
     state = reduce(state, { type: 'repair-tried', waiting: next.waiting }, input.items);
-    state = withHookMemory(state, { pending: null, waves, window });
+    state = withHookMemory(state, { ...kept, pending: null, waves, window });
     const waiting = next.waiting.map((index) => input.items.find((item) => item.index === index)!);
     return { state, action: { type: 'repair', waiting, left: next.left }, closed, checkpoint: null };
   }
@@ -161,12 +170,20 @@ export function stopTurn(input: TurnInput): Turn {
   const rescue = next.rescue;
   if (rescue) state = reduce(state, { type: 'rescue-granted', item: item.index }, input.items);
   state = reduce(state, { type: 'dispatched', item: item.index, done }, input.items);
-  state = withHookMemory(state, { pending: { item: item.index, offset: input.eventsOffset, rescue: rescue !== null }, waves, window });
+  // The protocol goes once per window's session, and again once the session compacted it away.
+  const protocol = resume || !memory.protocol || input.compacted;
+  state = withHookMemory(state, {
+    pending: { item: item.index, offset: input.eventsOffset, rescue: rescue !== null },
+    waves,
+    window,
+    protocol: true,
+    transcript: input.transcriptBytes,
+  });
   // A window another session left without a roll gets its resume note now, before the block points at it.
   const superseded = closed.at(-1);
   return {
     state,
-    action: { type: 'block', item, turn: state.iteration, rescue, resume: resume ? state.windows + 1 : null },
+    action: { type: 'block', item, turn: state.iteration, rescue, resume: resume ? state.windows + 1 : null, protocol, evidence: next.evidence },
     closed,
     checkpoint: superseded ? { state, items: input.items, next: item, limits: input.limits, cause: 'new_session', closedItems: superseded.closedItems } : null,
   };

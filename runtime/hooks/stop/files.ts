@@ -87,3 +87,41 @@ export function transcriptBytes(path: string | null): number | null {
     return null;
   }
 }
+
+/** How much of a transcript's new bytes the compaction check reads; more than this counts as a compaction (the protocol is sent again). */
+const COMPACTION_SCAN_BYTES = 4 * 1024 * 1024;
+// The client's transcript marks a compaction with a `system` entry of this subtype (measured on 2.1.332).
+const COMPACT_BOUNDARY = Buffer.from('"compact_boundary"');
+
+/**
+ * True when the session transcript gained a compaction boundary after byte `from` (the
+ * size at the last block): the compacted session no longer holds the run's protocol. Reads
+ * only the bytes added since, at most 4 MiB (beyond that, or a transcript that shrank, it
+ * answers true: resending the protocol is the safe side). Unknown (no path, no size before,
+ * unreadable) is false.
+ */
+export function compactedSince(path: string | null, from: number | null): boolean {
+  if (path === null || from === null) return false;
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size < from || size - from > COMPACTION_SCAN_BYTES) return true;
+    const buffer = Buffer.alloc(size - from);
+    let read = 0;
+    while (read < buffer.length) {
+      const n = readSync(fd, buffer, read, buffer.length - read, from + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buffer.subarray(0, read).includes(COMPACT_BOUNDARY);
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}

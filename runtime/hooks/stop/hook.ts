@@ -7,7 +7,6 @@ import type { EventInput } from '../../decisions/schema.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { notifyRunEnded } from '../../notify/run-end.js';
 import { charterRules } from '../../persona/charter-rules.js';
-import { personaAnswerJsonSchema } from '../../persona/schema.js';
 import { planItems } from '../../plan/items-cache.js';
 import { readState, updateState } from '../../state/io.js';
 import { renderRunSummary } from '../../stop/summary.js';
@@ -16,7 +15,7 @@ import { LOCK_NOTE } from '../../lock/paths.js';
 import { CHECKPOINT_PATH, renderCheckpoint } from './checkpoint.js';
 import { stopTurn, type Turn } from './engine.js';
 import { findBriefDirFrom } from '../../fs/brief-dir.js';
-import { decidedForYouOfRun, decisionsOfRun, eventsSince, killSwitchRaised, readOptional, transcriptBytes } from './files.js';
+import { compactedSince, decidedForYouOfRun, decisionsOfRun, eventsSince, killSwitchRaised, readOptional, transcriptBytes } from './files.js';
 import { parseStopInput } from './input.js';
 import { hookMemoryOf } from './memory.js';
 import { blockReason, repairReason } from './reason.js';
@@ -32,27 +31,47 @@ export interface StopHookEnvironment {
 class NotOurs {}
 
 /**
- * The Stop hook (SPEC-RUNTIME §6): hook JSON in, the text to print out — `{"decision":
- * "block","reason":…}` to keep the session on the next item, `{"systemMessage":…}` with
- * the final summary when a stop condition ends the run or with where to continue when the
- * context window rolls (CHECKPOINT.md written first), or '' to let the session stop
- * without a word (no input, no `.leopold/`, no active session run, a workflow running in
- * background_tasks, a run conducted by the workflow engine). Never throws: any unexpected
- * error prints nothing (fail open: a broken hook must never trap a session) and records
- * an `error` event where it can.
+ * What the Stop hook answers: keep the session on the next item (`block`, with the
+ * instruction), let it stop with a message for the user (`message`), or say nothing.
  */
-export async function runStopHook(stdin: string, where: StopHookEnvironment): Promise<string> {
+export type StopAnswer = { kind: 'block'; reason: string } | { kind: 'message'; text: string } | { kind: 'silent' };
+
+const SILENT: StopAnswer = { kind: 'silent' };
+
+/**
+ * How an answer leaves the process. A block is exit code 2 with the reason on stderr: the
+ * client then puts the reason into the model's context once, where a JSON
+ * `{"decision":"block"}` answer puts it there twice, as hook feedback and again as a
+ * system message (measured on 2.1.332; docs/hooks.md). A message is `{"systemMessage":…}`
+ * on stdout, exit 0; silence is nothing, exit 0.
+ */
+export function stopAnswerOutput(answer: StopAnswer): { stdout: string; stderr: string; exitCode: 0 | 2 } {
+  if (answer.kind === 'block') return { stdout: '', stderr: `${answer.reason}\n`, exitCode: 2 };
+  if (answer.kind === 'message') return { stdout: `${JSON.stringify({ systemMessage: answer.text })}\n`, stderr: '', exitCode: 0 };
+  return { stdout: '', stderr: '', exitCode: 0 };
+}
+
+/**
+ * The Stop hook (docs/hooks.md): hook JSON in, the answer out — a block to keep the
+ * session on the next item, a message with the final summary when a stop condition ends
+ * the run or with where to continue when the context window rolls (CHECKPOINT.md written
+ * first), or silence to let the session stop without a word (no input, no `.leopold/`, no
+ * active session run, a workflow running in background_tasks, a run conducted by the
+ * workflow engine). Never throws: any unexpected error is silence (fail open: a broken
+ * hook must never trap a session) and records an `error` event where it can.
+ */
+export async function runStopHook(stdin: string, where: StopHookEnvironment): Promise<StopAnswer> {
   const now = where.now ?? (() => new Date());
   const input = parseStopInput(stdin);
-  if (input === null) return '';
+  if (input === null) return SILENT;
   let leopoldDir: string | null = null;
   try {
     const project = where.env.CLAUDE_PROJECT_DIR;
     leopoldDir = findBriefDirFrom([...(project ? [project] : []), ...(input.cwd ? [input.cwd] : []), where.processCwd]);
-    if (leopoldDir === null) return '';
+    if (leopoldDir === null) return SILENT;
     const dir = leopoldDir;
     const { state } = readState(dir);
-    if (state === null || !state.active || state.engine !== 'session' || input.workflowRunning) return '';
+    if (state === null || !state.active || state.engine !== 'session' || input.workflowRunning) return SILENT;
 
     const planPath = join(dir, 'PLAN.md');
     statSync(planPath); // a run without a plan is broken: fail open, with an error event
@@ -73,7 +92,8 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     try {
       await updateState(dir, (current) => {
         if (!current?.active || current.engine !== 'session') throw new NotOurs();
-        const since = eventsSince(dir, hookMemoryOf(current).pending?.offset ?? null);
+        const memory = hookMemoryOf(current);
+        const since = eventsSince(dir, memory.pending?.offset ?? null);
         turn = stopTurn({
           state: current,
           items,
@@ -84,6 +104,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
           killSwitch: killSwitchRaised(dir),
           transcriptBytes: bytes,
           sessionId: input.sessionId,
+          compacted: compactedSince(input.transcriptPath, memory.transcript),
           now: now(),
         });
         // The resume note lands before the state that points at it: a failed write leaves the state untouched (fail open).
@@ -94,7 +115,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
         return turn.state;
       });
     } catch (error) {
-      if (error instanceof NotOurs) return '';
+      if (error instanceof NotOurs) return SILENT;
       throw error;
     }
     const done: Turn = turn!;
@@ -114,7 +135,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
       const message =
         `Leopold: this session's context window was closed (window ${action.window} of at most ${limits.maxWindows}); the run stays active but is not conducted here. ` +
         `Start a fresh Claude Code session in this project and run /leopold-run: it resumes from ${checkpointFile}.`;
-      return `${JSON.stringify({ systemMessage: message })}\n`;
+      return { kind: 'message', text: message };
     }
 
     if (action.type === 'roll') {
@@ -125,7 +146,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
         `Leopold: the context window is full: the session transcript${size} passed max_context_mb (${limits.maxContextMb} MB). ` +
         `Window ${action.window} of at most ${limits.maxWindows} closed with ${action.done}/${action.total} items done; the run stays active. ` +
         `Checkpoint: ${checkpointFile}. To continue, start a fresh Claude Code session in this project and run /leopold-run: it resumes from the checkpoint${next}.`;
-      return `${JSON.stringify({ systemMessage: message })}\n`;
+      return { kind: 'message', text: message };
     }
 
     if (action.type === 'stop') {
@@ -140,27 +161,29 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
       });
       // Bounded and never throws: the answer below is printed whatever the webhook does.
       await notifyRunEnded(dir, guardrails.notifyWebhook, message, now);
-      return `${JSON.stringify({ systemMessage: `${message}${lockNote(dir)}` })}\n`;
+      return { kind: 'message', text: `${message}${lockNote(dir)}` };
     }
 
     const charter = () => readOptional(join(dir, 'CHARTER.md'));
     if (action.type === 'repair') {
-      const reason = repairReason({ waiting: action.waiting, left: action.left, charterRules: () => charterRules(charter()), personaSchema: personaAnswerJsonSchema });
+      const reason = repairReason({ waiting: action.waiting, left: action.left, turn: done.state.iteration, charterRules: () => charterRules(charter()) });
       await recordEvents(dir, [...windowEvents, { event: 'repair-turn', waiting: action.waiting.map((item) => item.index), iteration: done.state.iteration }], now);
-      return `${JSON.stringify({ decision: 'block', reason })}\n`;
+      return { kind: 'block', reason };
     }
     const reason = blockReason({
       item: action.item,
+      items,
       turn: action.turn,
       maxIterations: limits.maxIterations,
       autonomy,
       rescue: action.rescue,
       resume: action.resume,
+      protocol: action.protocol,
+      evidence: action.evidence,
       charterRules: () => charterRules(charter()),
-      personaSchema: personaAnswerJsonSchema,
     });
     await recordEvents(dir, [...windowEvents, { event: 'turn', item: action.item.index, iteration: action.turn, ...(action.rescue ? { rescue: true } : {}) }], now);
-    return `${JSON.stringify({ decision: 'block', reason })}\n`;
+    return { kind: 'block', reason };
   } catch (error) {
     if (leopoldDir !== null) {
       try {
@@ -169,7 +192,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
         // the error cannot even be logged (read-only .leopold/): stay silent
       }
     }
-    return '';
+    return SILENT;
   }
 }
 

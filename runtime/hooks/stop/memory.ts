@@ -34,6 +34,10 @@ export interface HookMemory {
   waves: number[][] | null;
   /** The open (or just rolled) context window; null before the hook's first turn of the run. */
   window: WindowMemory | null;
+  /** The window's session was handed the run's protocol (docs/hooks.md, "The block reason"). */
+  protocol: boolean;
+  /** The transcript's size at the last block: a compaction after it is looked for from here. */
+  transcript: number | null;
 }
 
 const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1;
@@ -41,15 +45,16 @@ const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isI
 /** The hook's memory in `state`; anything malformed reads as nothing remembered. */
 export function hookMemoryOf(state: RunState): HookMemory {
   const raw = (state as Record<string, unknown>).hook;
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { pending: null, waves: null, window: null };
-  const { pending, waves, window } = raw as Record<string, unknown>;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { pending: null, waves: null, window: null, protocol: false, transcript: null };
+  const { pending, waves, window, protocol, transcript } = raw as Record<string, unknown>;
   let dispatch: PendingDispatch | null = null;
   if (pending !== null && typeof pending === 'object') {
     const p = pending as Record<string, unknown>;
     if (isIndex(p.item) && typeof p.offset === 'number' && p.offset >= 0) dispatch = { item: p.item, offset: p.offset, rescue: p.rescue === true };
   }
   const frozen = Array.isArray(waves) && waves.every((w) => Array.isArray(w) && w.every(isIndex)) ? (waves as number[][]) : null;
-  return { pending: dispatch, waves: frozen, window: windowOf(window) };
+  const size = typeof transcript === 'number' && Number.isInteger(transcript) && transcript >= 0 ? transcript : null;
+  return { pending: dispatch, waves: frozen, window: windowOf(window), protocol: protocol === true, transcript: size };
 }
 
 function windowOf(raw: unknown): WindowMemory | null {

@@ -1,6 +1,7 @@
 import type { PlanItem } from '../../plan/schema.js';
 import type { RunEvent } from '../../run/model.js';
 import { signalStrings } from '../../routing/facts.js';
+import { toolEvidence, verdictEvidence } from '../../run/evidence.js';
 
 /** One line of `.leopold/events.jsonl` as the hook reads it. */
 export type LoggedEvent = Record<string, unknown> & { event?: unknown; item?: unknown };
@@ -23,7 +24,14 @@ export function reportedEvents(item: PlanItem, events: readonly LoggedEvent[]): 
   const named = (name: string) => mine.filter((e) => e.event === name);
   const out: RunEvent[] = [];
   if (item.kind === 'work') {
-    for (const e of named('failure')) out.push({ type: 'failed', item: n, kind: typeof e.kind === 'string' && e.kind.trim() !== '' ? e.kind.trim() : 'implementer' });
+    for (const e of named('failure')) {
+      out.push({
+        type: 'failed',
+        item: n,
+        kind: typeof e.kind === 'string' && e.kind.trim() !== '' ? e.kind.trim() : 'implementer',
+        ...(typeof e.evidence === 'string' ? { evidence: e.evidence } : {}),
+      });
+    }
   }
   // A fork nobody could settle, or a rescue with no approach, outweighs anything else the turn reported, a tick included.
   const escalation = named('escalation').at(-1);
@@ -34,24 +42,34 @@ export function reportedEvents(item: PlanItem, events: readonly LoggedEvent[]): 
   if (named('no-approach').length > 0) return [...out, { type: 'no-approach', item: n }];
   // The values the session reported for the item's `@emit` keys (its last `signals` event).
   const reported = signalStrings(named('signals').at(-1)?.values, true);
-  const finished = (status: string, signals: Record<string, string> | undefined = reported): RunEvent => ({
+  const finished = (status: string, signals: Record<string, string> | undefined = reported, evidence?: string): RunEvent => ({
     type: 'finished',
     outcome: { index: n, status, ...(signals ? { signals } : {}) },
+    ...(evidence !== undefined ? { evidence } : {}),
   });
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
   switch (item.kind) {
-    case 'work':
+    case 'work': {
       if (item.done) return [...out, { type: 'succeeded', item: n }, finished('ok')];
-      if (named('item-open').length > 0) return [...out, finished('fail')];
+      const open = named('item-open').at(-1);
+      if (open !== undefined) return [...out, finished('fail', reported, `left open: ${text(open.reason) || 'no reason given'}`)];
       return out;
+    }
     case 'gate':
     case 'verify': {
-      const verdict = [...named('gate'), ...named('verify')].at(-1)?.verdict;
-      if (verdict === 'pass' || verdict === 'fail') return [finished(verdict)];
+      const last = [...named('gate'), ...named('verify')].at(-1);
+      const verdict = last?.verdict;
+      if (verdict === 'pass') return [finished('pass')];
+      if (verdict === 'fail') return [finished('fail', reported, verdictEvidence(`@${item.kind}`, text(last!.reasons)))];
       return item.done ? [finished('pass')] : [];
     }
     case 'tool': {
-      const exit = numberOf(named('tool').at(-1)?.exit);
-      if (Number.isInteger(exit)) return [finished(exit === 0 ? 'ok' : 'fail', { ...reported, exit: String(exit) })];
+      const last = named('tool').at(-1);
+      const exit = numberOf(last?.exit);
+      if (Number.isInteger(exit)) {
+        const evidence = exit === 0 ? undefined : toolEvidence(item.command ?? item.text, exit, text(last!.output));
+        return [finished(exit === 0 ? 'ok' : 'fail', { ...reported, exit: String(exit) }, evidence)];
+      }
       return item.done ? [finished('ok', { ...reported, exit: '0' })] : [];
     }
     case 'human':

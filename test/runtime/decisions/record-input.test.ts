@@ -1,10 +1,14 @@
+import Ajv from 'ajv';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRecordInput, RecordInputSchema } from '../../../runtime/decisions/index.js';
+import { DecisionInputSchema, parseRecordInput, REPORTED_EVENTS } from '../../../runtime/decisions/index.js';
+import { checkJson } from '../../../runtime/decisions/json-check.js';
+import { recordSchemas } from '../../../runtime/decisions/record-schemas.js';
 
-// `leopold record` checks its input with parseRecordInput (plain code, no zod at start-up);
-// RecordInputSchema is the documented shape. The two must accept the same documents, give
-// the same data and blame the same paths.
+// `leopold record` checks its input with parseRecordInput: the JSON Schemas generated from
+// schema.ts's zod schemas, checked by json-check.ts (no zod, no Ajv at start-up). Held here
+// to both: json-check gives Ajv's verdict on every generated schema, and a document it
+// accepts reads as zod reads it.
 
 const text = fc.oneof(fc.constantFrom('', ' ', '  x  ', 'Keep the alias', 'silent'), fc.string({ maxLength: 6 }));
 const anyValue = fc.oneof(text, fc.integer({ min: -2, max: 3 }), fc.double({ noNaN: false }), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}));
@@ -59,42 +63,92 @@ const validDecision = fc.record(
   { requiredKeys: ['title', 'class', 'charter', 'decision', 'why'] },
 );
 const validDocument = fc.record(
-  { decisions: fc.array(validDecision, { minLength: 1, maxLength: 3 }), events: fc.array(fc.record({ event: fc.constantFrom('tick', ' start '), item: fc.nat(9) }), { maxLength: 2 }) },
+  { decisions: fc.array(validDecision, { minLength: 1, maxLength: 3 }), events: fc.array(fc.record({ event: fc.constantFrom('turn', ' start '), item: fc.nat(9) }), { maxLength: 2 }) },
   { requiredKeys: ['decisions'] },
 );
 
-function agree(input: unknown): void {
-  const plain = parseRecordInput(input);
-  const zod = RecordInputSchema.safeParse(input);
-  expect(plain.success, JSON.stringify(input)).toBe(zod.success);
-  if (plain.success && zod.success) {
-    expect(plain.data).toEqual(zod.data);
-  } else if (!plain.success && !zod.success) {
-    // Where, not how often: zod reports some values twice at one path (a type and a size).
-    const paths = (issues: readonly { path: readonly PropertyKey[] }[]) => [...new Set(issues.map((i) => i.path.map(String).join('.')))].sort();
-    expect(paths(plain.issues), JSON.stringify(input)).toEqual(paths(zod.error.issues));
-  }
-}
+const schemas = recordSchemas();
+const ajv = new Ajv({ strict: false, allErrors: true });
+const sameVerdict = (schema: Record<string, unknown>, value: unknown) => {
+  const ours = checkJson(schema, value);
+  expect(ours.length === 0, `${JSON.stringify(value)}: ${JSON.stringify(ours)}`).toBe(ajv.validate(schema, value));
+};
 
-describe('parseRecordInput matches RecordInputSchema', () => {
-  it('on random documents: same verdict, same issue paths', () => {
-    fc.assert(fc.property(document, agree), { numRuns: 1500 });
+const reportedEvent = fc.record(
+  {
+    event: fc.constantFrom(...Object.keys(REPORTED_EVENTS)),
+    item: maybe(fc.integer({ min: -1, max: 4 })),
+    kind: maybe(fc.constantFrom('verification', 'partial', 'oops')),
+    evidence: maybe(text),
+    verdict: maybe(fc.constantFrom('pass', 'fail', 'maybe')),
+    reasons: maybe(text),
+    command: maybe(text),
+    exit: maybe(fc.oneof(fc.integer({ min: -1, max: 3 }), fc.constant(null), fc.constant('1'))),
+    output: maybe(text),
+    values: maybe(fc.dictionary(fc.constantFrom('a', 'b'), fc.oneof(text, fc.integer()))),
+    question: maybe(text),
+    reason: maybe(text),
+    proposals: maybe(text),
+  },
+  { requiredKeys: ['event'] },
+);
+
+describe('json-check agrees with Ajv on the generated record schemas', () => {
+  it('decisions: the same verdict on random entries', () => {
+    fc.assert(fc.property(fc.oneof(decision, anyValue), (value) => sameVerdict(schemas.decision, value)), { numRuns: 1500 });
   });
 
-  it('on valid documents: the same data (trimmed, unknown decision keys dropped, event fields kept)', () => {
-    fc.assert(fc.property(validDocument, agree), { numRuns: 300 });
+  it('reported events: the same verdict on random events of every name', () => {
+    fc.assert(
+      fc.property(reportedEvent, (value) => sameVerdict(schemas.events[value.event]!, value)),
+      { numRuns: 1500 },
+    );
+  });
+});
+
+describe('parseRecordInput', () => {
+  it('gives valid documents as zod reads them (trimmed, unknown decision keys dropped, event fields kept)', () => {
+    fc.assert(
+      fc.property(validDocument, (input) => {
+        const result = parseRecordInput(input);
+        expect(result.success, JSON.stringify(input)).toBe(true);
+        if (!result.success) return;
+        expect(result.data.decisions).toEqual(input.decisions.map((d) => DecisionInputSchema.parse(d)));
+        expect(result.data.events).toEqual((input.events ?? []).map((e) => ({ ...e, event: e.event.trim() })));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it.each([
     ['a schema failure', { decisions: [{ title: 'x', class: 'sometimes' }] }, ['decisions.0.class']],
-    ['missing fields', { decisions: [{ title: 'x', class: 'reversible' }] }, ['decisions.0.charter', 'decisions.0.decision', 'decisions.0.why']],
     ['nothing to record', {}, ['']],
     ['an event without a name', { events: [{ item: 1 }] }, ['events.0.event']],
+    ['an unknown event name', { events: [{ event: 'tick' }] }, ['events.0.event']],
+    ['a tool event whose exit is a string', { events: [{ event: 'tool', item: 3, command: 'npm test', exit: '1' }] }, ['events.0.exit']],
+    ['a failure with no evidence', { events: [{ event: 'failure', item: 3, kind: 'verification' }] }, ['events.0.evidence']],
     ['not an object', [], ['']],
-  ])('%s', (_label, input, paths) => {
-    agree(input);
+  ])('refuses %s, naming where', (_label, input, paths) => {
     const result = parseRecordInput(input);
     expect(result.success).toBe(false);
     if (!result.success) expect(result.issues.map((i) => i.path.join('.'))).toEqual(paths);
+  });
+
+  it('refuses a placeholder left in any string, in a decision or a reported event', () => {
+    const full = { title: 'Keep it', class: 'reversible', charter: 'silent', decision: 'Keep the flag', why: 'pragmatism', reversal: 'Drop it' };
+    for (const [field, hole] of [
+      ['title', '<one-line title>'],
+      ['why', '<the principle or rule>'],
+      ['reversal', 'undo: <how to undo it, concretely>'],
+      ['charter', '<anything the session did not fill in>'],
+    ] as const) {
+      const result = parseRecordInput({ decisions: [{ ...full, [field]: hole }] });
+      expect(result.success, field).toBe(false);
+      if (!result.success) expect(result.issues[0]).toMatchObject({ path: ['decisions', 0, field], message: expect.stringMatching(/still holds the template's placeholder/) });
+    }
+    const tool = parseRecordInput({ events: [{ event: 'tool', item: 4, command: 'npm test', exit: 1, output: '<the last lines of its output>' }] });
+    expect(tool.success).toBe(false);
+    // Text that merely contains angle brackets is not a placeholder.
+    expect(parseRecordInput({ decisions: [{ ...full, decision: 'Render <div> with a class' }] }).success).toBe(true);
   });
 });

@@ -86,7 +86,7 @@ describe('the workflow: signals in the structured answer', () => {
 describe('the Stop hook: the session reports a `signals` event', () => {
   const gate = items('- [ ] @gate Judge the risk\n  @emit risk=low\n  @emit risk=high\n  @on risk=high -> 2\n- [ ] Canary first\n')[0]!;
   const reason = () =>
-    blockReason({ item: gate, turn: 1, maxIterations: 10, autonomy: 'full', rescue: null, charterRules: () => [], personaSchema: () => ({}) });
+    blockReason({ item: gate, items: [gate], turn: 1, maxIterations: 10, autonomy: 'full', rescue: null, protocol: false, evidence: [], charterRules: () => [] });
 
   it('the block reason carries the exact record template with the choice to fill', () => {
     const text = reason();
