@@ -7,15 +7,17 @@ import { fileURLToPath } from 'node:url';
 /** The built dist/ folder `npm run bench` just wrote. */
 export const dist = fileURLToPath(new URL('../dist', import.meta.url));
 
-/** One command to time: `node`'s arguments, its stdin, and what its stdout must match. */
+/** One command to time: `node`'s arguments, its stdin, and what its output must match. */
 export interface ColdCase {
   label: string;
   args: string[];
   stdin: string;
   /** Run before every call, untimed (e.g. to rewrite state.json). */
   prepare?: () => void;
-  /** null accepts any output. */
+  /** What stdout and stderr, together, must match; null accepts any output. */
   expect: RegExp | null;
+  /** The exit status it must end with (default 0; the Stop hook blocks with 2). */
+  status?: number;
 }
 
 /** The baseline every ratio is against: `node -e 0` with the same stdin. */
@@ -43,8 +45,8 @@ export function coldLatency(cases: readonly ColdCase[], where: { cwd: string; en
       const started = performance.now();
       const out = spawnSync(process.execPath, c.args, { input: c.stdin, cwd: where.cwd, env: where.env, encoding: 'utf8' });
       const ms = performance.now() - started;
-      if (out.status !== 0) throw new Error(`${c.label} exited ${out.status}: ${out.stderr}`);
-      if (c.expect && !c.expect.test(out.stdout)) throw new Error(`${c.label}: unexpected output ${JSON.stringify(out.stdout.slice(0, 200))}`);
+      if (out.status !== (c.status ?? 0)) throw new Error(`${c.label} exited ${out.status}: ${out.stderr}`);
+      if (c.expect && !c.expect.test(out.stdout + out.stderr)) throw new Error(`${c.label}: unexpected output ${JSON.stringify((out.stdout + out.stderr).slice(0, 200))}`);
       if (round >= 0) times[i]!.push(ms);
     });
   }

@@ -50,9 +50,9 @@ export default async function stopHookBench(): Promise<BenchTable> {
   delete env.LEOPOLD_AUTONOMY;
   const cases: ColdCase[] = [
     bareNode(stdin),
-    { label: 'node dist/hooks/stop.js (block: next item)', args: [join(dist, 'hooks', 'stop.js')], stdin, prepare: fresh, expect: /"decision":"block"/ },
+    { label: 'node dist/hooks/stop.js (block: next item)', args: [join(dist, 'hooks', 'stop.js')], stdin, prepare: fresh, expect: /Work on item \d+ now/, status: 2 },
     { label: 'node dist/hooks/stop.js (no active run)', args: [join(dist, 'hooks', 'stop.js')], stdin, prepare: () => writeFileSync(join(leo, 'state.json'), JSON.stringify({ ...JSON.parse(done), active: false })), expect: /^$/ },
-    { label: 'node dist/leopold.js hook stop (block)', args: [join(dist, 'leopold.js'), 'hook', 'stop'], stdin, prepare: fresh, expect: /"decision":"block"/ },
+    { label: 'node dist/leopold.js hook stop (block)', args: [join(dist, 'leopold.js'), 'hook', 'stop'], stdin, prepare: fresh, expect: /Work on item \d+ now/, status: 2 },
   ];
   const { rows, ratios } = coldLatency(cases, { cwd: project, env, runs: RUNS });
   rmSync(project, { recursive: true, force: true });

@@ -71,11 +71,11 @@ function stopHookRows(): { rows: (string | number)[][]; cold: number; warm: numb
     delete e.LEOPOLD_AUTONOMY;
     return e;
   };
-  const block = /"decision":"block".*Step 2/;
+  const block = /Work on item \d+ now, and only on it: Step 2/;
   // The hook finds its project through CLAUDE_PROJECT_DIR, so each turn kind is timed in its
   // own project, each beside its own `node -e 0`.
   const time = (label: string, p: typeof cold, prepare: () => void) =>
-    coldLatency([bareNode(stdin(p.root)), { label, args: [hook], stdin: stdin(p.root), prepare, expect: block }], { cwd: p.root, env: env(p.root), runs: STOP_RUNS });
+    coldLatency([bareNode(stdin(p.root)), { label, args: [hook], stdin: stdin(p.root), prepare, expect: block, status: 2 }], { cwd: p.root, env: env(p.root), runs: STOP_RUNS });
   const coldTurns = time('stop hook, cold turn (1,000 items)', cold, () => {
     for (const f of readdirSync(cold.leo)) if (!cold.brief.has(f)) rmSync(join(cold.leo, f), { recursive: true, force: true });
     writeFileSync(join(cold.leo, 'state.json'), state);

@@ -16,6 +16,7 @@ export const FAILURE_KINDS = ['implementer', 'blocked', 'partial', 'verification
  * session reports are schema.ts's REPORTED_EVENTS.
  */
 export const LEOPOLD_EVENTS = [
+  'decision-refused',
   'error',
   'finish',
   'follow-ups',

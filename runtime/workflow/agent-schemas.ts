@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DecisionInputSchema } from '../decisions/schema.js';
 import { PersonaAnswerSchema } from '../persona/schema.js';
 
 /**
@@ -24,7 +25,14 @@ const TestRunSchema = z.object({
   summary: z.string().describe('One line: what the run showed'),
 });
 
-/** The implementer's handoff (SPEC-RUNTIME §5). */
+/**
+ * A decision an implementer made inside an item, as DECISIONS.md records it: the record
+ * schema's own fields (the workflow fills in the item, its text and the turn). A full
+ * entry (class, charter, decision, why, reversal), or a one-line mechanical one.
+ */
+export const ItemDecisionSchema = DecisionInputSchema.pick({ title: true, class: true, charter: true, decision: true, why: true, reversal: true, mechanical: true });
+
+/** The implementer's handoff (docs/workflow.md, "Agents and their answer schemas"). */
 export const HandoffSchema = z.object({
   status: z.enum(['completed', 'partial', 'blocked']),
   files_changed: z.array(z.string()),
@@ -34,6 +42,10 @@ export const HandoffSchema = z.object({
     .string()
     .describe('When blocked: a stop token first (too-big, needs-confirm, ambiguous, regressed, scope), then why; else ""'),
   concerns: z.array(z.string()),
+  decisions: z
+    .array(ItemDecisionSchema)
+    .optional()
+    .describe("Every decision you made on the user's behalf while doing the item, as the decision protocol says; [] when none"),
   signals: SignalsSchema.optional(),
 });
 
@@ -115,6 +127,7 @@ export const ScribeAckSchema = z.object({
 });
 
 export type Handoff = z.infer<typeof HandoffSchema>;
+export type ItemDecision = z.infer<typeof ItemDecisionSchema>;
 export type Verification = z.infer<typeof VerificationSchema>;
 export type Finding = z.infer<typeof FindingSchema>;
 export type Review = z.infer<typeof ReviewSchema>;

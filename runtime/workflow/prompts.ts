@@ -76,8 +76,9 @@ export function implementPrompt(plan: EmbeddedPlan, item: EmbeddedItem, context:
       [
         'Do the work in the working tree, run the tests the item needs, then answer the handoff JSON:',
         'status completed | partial | blocked; files_changed; tests_run (each command, result, summary; a handoff with no test run, or with only a build, type-check or lint, counts as partial);',
-        'evidence; blocked_reason (a stop token first: too-big, needs-confirm, ambiguous, regressed, scope); concerns.',
-        'Use needs-confirm or ambiguous only for a fork the charter cannot settle; a persona will settle it and hand it back to you.',
+        'evidence; blocked_reason (a stop token first: too-big, needs-confirm, ambiguous, regressed, scope); concerns;',
+        'decisions: every decision you made on the user\'s behalf, before the work it decided: a full entry (title, class reversible | irreversible, charter: the rule that decided it verbatim or "silent", decision, why, reversal: how to undo it), or { title, decision, mechanical: true } for one clearly right answer. They go into DECISIONS.md.',
+        'Use needs-confirm or ambiguous only for a fork the charter cannot settle; a persona will settle it and hand it back to you. An irreversible decision the charter is silent on is not yours to make: answer blocked with needs-confirm instead.',
       ].join('\n'),
     ),
     ...signalsSection(item),

@@ -1,5 +1,6 @@
 import type { PersonaAnswer } from '../persona/schema.js';
-import type { Finding, ForkDecision, Handoff, RescueApproach, Review, Verification } from './agent-schemas.js';
+import { protocolRefusal, stopAndAskQuestion } from '../decisions/protocol.js';
+import type { Finding, ForkDecision, Handoff, ItemDecision, RescueApproach, Review, Verification } from './agent-schemas.js';
 import { entryPersona, Unsettled, type RunContext } from './context.js';
 import { settleFork } from './fork.js';
 import type { EmbeddedItem } from './plan.js';
@@ -137,6 +138,7 @@ async function attemptItem(ctx: RunContext, item: EmbeddedItem, rescue: Rescue |
   for (;;) {
     const label = context.round === 0 ? `${item.id}:implement` : `${item.id}:fix:${context.round}`;
     const handoff = await ctx.ask<Handoff>(implementPrompt(plan, item, context), label, 'handoff', { effort: item.effort }, withSignals(ctx.schemas.handoff, item));
+    if (handoff !== null) recordItemDecisions(ctx, item, handoff.decisions ?? []);
     if (handoff === null) {
       // A dead implementer charges a round.
       deaths += 1;
@@ -210,6 +212,28 @@ async function attemptItem(ctx: RunContext, item: EmbeddedItem, rescue: Rescue |
     }
     recordFollowUps(ctx, item, followUps);
     return { outcome: 'left-open', evidence: `review round cap (${plan.maxReviewRounds}) reached with blocking findings: ${blocking.map(findingLine).join('; ')}` };
+  }
+}
+
+/**
+ * The decisions an implementer made inside the item (its handoff's `decisions`), queued for
+ * the one writer with the item, its text and the turn, as a session records them through
+ * `leopold record`, and under the same protocol: an irreversible decision on a silent
+ * charter is the mandatory stop (the run stops with escalation); an entry the protocol
+ * refuses for another reason (no why, a fork written as mechanical) is recorded as a
+ * `decision-refused` event, never as a decision.
+ */
+function recordItemDecisions(ctx: RunContext, item: EmbeddedItem, decisions: readonly ItemDecision[]): void {
+  for (const decision of decisions) {
+    const entry = { ...decision, item: item.index, subject: item.text, turn: ctx.iteration };
+    const refusal = protocolRefusal(entry);
+    if (refusal?.stopAndAsk) throw new Unsettled(item.index, stopAndAskQuestion(decision.title));
+    if (refusal) {
+      ctx.host.log(`${item.id}: ${refusal.message}`);
+      ctx.event({ event: 'decision-refused', item: item.index, title: decision.title, reason: refusal.message });
+      continue;
+    }
+    ctx.decide(entry);
   }
 }
 

@@ -18,7 +18,7 @@ import { FORK_TEMPLATE_MARKER, PROTOCOL_MARKER, SIGNALS_MARKER } from '../../run
 import { charterRules } from '../../runtime/persona/index.js';
 import { readState } from '../../runtime/state/index.js';
 import { CHARTER, decisionsOf, eventsOf, finding, handoff, MISSION, persona, review, simulate, verdict } from '../workflow/harness.js';
-import type { Attempt, Case, Fork } from './table.js';
+import type { Attempt, Case, Decided, Fork } from './table.js';
 
 /** The words the simulated session reports a fork it could not settle with. */
 export const SESSION_QUESTION = 'no usable decision';
@@ -78,13 +78,14 @@ export function answersOf(c: Case, kindOf: (item: number) => string): AnswerScri
     // The values this node reports in its structured answer (none: the schema's defaults).
     const signals = c.signals?.[Number(key)];
     const withSignals = (answer: { value: Record<string, unknown> }) => (signals ? { value: { ...answer.value, signals } } : answer);
-    const accepted = () => {
-      push(`${id}:implement`, withSignals(handoff.completed));
+    const accepted = (decisions?: Decided[]) => {
+      const done = decisions ? { value: { ...handoff.completed.value, decisions } } : handoff.completed;
+      push(`${id}:implement`, withSignals(done));
       push(`${id}:verify`, verdict.pass);
       push(`${id}:review:correctness`, review());
     };
     for (const a of attempts) {
-      if ('ok' in a) accepted();
+      if ('ok' in a) accepted(a.decisions);
       else if ('fail' in a) {
         if (a.fail === 'verification') {
           push(`${id}:implement`, handoff.completed);
@@ -98,7 +99,7 @@ export function answersOf(c: Case, kindOf: (item: number) => string): AnswerScri
         }
       } else if ('gate' in a) push(`${id}:${kindOf(Number(key))}`, withSignals({ value: { verdict: a.gate, reasons: 'as scripted' } }));
       else if ('deadJudge' in a) push(`${id}:${kindOf(Number(key))}`, die, die);
-      else if ('exit' in a) push(`${id}:tool`, withSignals({ value: { exit: a.exit, output: '' } }));
+      else if ('exit' in a) push(`${id}:tool`, withSignals({ value: { exit: a.exit, output: a.output ?? '' } }));
       else if ('human' in a) {
         push(`${id}:persona:human`, persona(a.human.role));
         push(`${id}:human`, withSignals({ value: forkValue(a.human) }));
@@ -169,6 +170,7 @@ function templateIn(reason: string, marker: string, at: { item: number; turn: nu
 const FORK_PERSONA = FORK_TEMPLATE_MARKER;
 const ESCALATION = 'is an escalation: synthesize the person best placed to decide it';
 const DECISION = 'Record every decision you make on the user';
+const MECHANICAL = 'One clearly right answer';
 const NO_APPROACH = 'If there is no genuinely different approach';
 const REPORT_ESCALATION = 'A fork nobody can settle is an escalation';
 
@@ -243,6 +245,11 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
     // The session does what the attempt says, exactly as the block reason tells it to.
     if ('ok' in a || 'feedback' in a) {
       if ('feedback' in a) await record({ events: [{ event: 'amendments', item: n, proposals: '' }] });
+      // Decisions made inside the item, from the protocol's templates, filled as the turn names them.
+      for (const d of ('ok' in a ? a.decisions : undefined) ?? []) {
+        const doc = template(reason, 'mechanical' in d ? MECHANICAL : DECISION);
+        await record({ decisions: decisionsIn(doc).map((e) => ({ ...e, ...d })) });
+      }
       await tickPlan(plan, String(n));
     } else if ('fail' in a) await record({ events: [{ event: 'failure', item: n, kind: a.fail, evidence: 'as scripted' }] });
     else if ('gate' in a || 'deadJudge' in a) {
@@ -251,7 +258,7 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
       await record({ events: [{ event: kind, item: n, verdict: verdictOf, reasons: 'as scripted' }] });
       if (verdictOf === 'pass') await tickPlan(plan, String(n));
     } else if ('exit' in a) {
-      await record({ events: [{ event: 'tool', item: n, command: 'npm test', exit: a.exit }] });
+      await record({ events: [{ event: 'tool', item: n, command: 'npm test', exit: a.exit, output: a.output ?? '' }] });
       if (a.exit === 0) await tickPlan(plan, String(n));
     } else if ('human' in a || 'escalate' in a) {
       const f = 'human' in a ? a.human : a.escalate;
@@ -283,7 +290,7 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
     // no decisions
   }
   const entries = trail
-    .split(/\n(?=## D\d)/)
+    .split(/\n(?=## D\d|- D\d+ mechanical)/)
     .slice(1)
     .map((e) => normalise(e));
   const stopEvent = readFileSync(join(leo, 'events.jsonl'), 'utf8')

@@ -8,8 +8,8 @@ import { resolveAutonomy } from '../../runtime/autonomy/index.js';
 import { runGuard } from '../../runtime/hooks/guard/index.js';
 import { runStopHook } from '../../runtime/hooks/stop/index.js';
 import { CHARTER, MISSION, decision, runtimeBundle, simulate } from '../workflow/harness.js';
-import { SESSION_QUESTION, sessionRun, workflowRun, type EngineRun } from './drivers.js';
-import { CASES } from './table.js';
+import { answersOf, SESSION_QUESTION, sessionRun, workflowRun, type EngineRun } from './drivers.js';
+import { CASES, ROUTED, type Case } from './table.js';
 
 // ONE table (test/parity/table.ts), two engines (test/parity/drivers.ts): both must dispatch
 // the same items in the same order, stop for the same reason at the same iteration and write
@@ -58,6 +58,37 @@ describe('engine parity: the Stop hook and the workflow take the same path', () 
       expect(entry).toMatch(/^## D\d+ — .*\(turn \d+, <ts>\)\nPersona:/);
     }
     if (/escalation settled/.test(c.name)) expect(session.entries[0]).toMatch(/Fork: +escalation — item 1/);
+  });
+});
+
+describe('evidence parity: why a node failed reaches the item that deals with it, in both engines', () => {
+  const OUTPUT = 'not ok 1 - counts words\n  ---\n  expected: 3\n  actual: 2\n  ...\n# fail 1';
+  const c: Case = {
+    name: 'evidence',
+    plan: ROUTED,
+    attempts: { 2: [{ exit: 1, output: OUTPUT }], 3: [{ fail: 'verification' }, { ok: true }], 4: [{ gate: 'fail' }] },
+    expected: { dispatched: [1, 2, 3, 3, 4, 6], stop: 'routed_complete' },
+  };
+
+  it("a failing @tool's exit and output reach the fix item; a failed attempt's evidence reaches its retry; a failed gate's reasons reach the rework", async () => {
+    const session = await sessionRun(c, join(work, `evidence${n++}`));
+    expect(session.dispatched).toEqual(c.expected.dispatched);
+    const blockFor = (item: number, k = 0) => session.reasons.filter((r) => r.includes(`Work on item ${item} now`))[k]!;
+    const s = await simulate(c.plan, { answers: answersOf(c, (i) => (i === 4 ? 'gate' : 'work')) });
+    const promptFor = (label: string, k = 0) => s.run.journal.filter((call) => call.label === label)[k]!.prompt;
+    // The fix item (3), dispatched by the route `exit!=0` from the @tool (2).
+    for (const text of [blockFor(3), promptFor('i3:implement')]) {
+      expect(text).toContain('Why the route from item 2 (@tool `npm test`) sent you here:\n`npm test` exited 1; the end of its output:\n' + OUTPUT);
+    }
+    // Its retry after a failed verification carries that attempt's evidence (and still the route's).
+    expect(blockFor(3, 1)).toContain('The last attempt at this item failed:\nverification: as scripted');
+    expect(promptFor('i3:implement', 1)).toContain('The last attempt at this item failed:\nverification: verification failed: npm test: 2 failing');
+    // The rework item (6), dispatched by the gate's `fail` route.
+    expect(blockFor(6)).toContain('Why the route from item 4 (@gate Review it) sent you here:\n@gate failed: as scripted');
+    expect(promptFor('i6:implement')).toContain('Why the route from item 4 (@gate Review it) sent you here:\n@gate failed: as scripted');
+    // An item nothing failed before is dispatched without any.
+    expect(blockFor(1)).not.toContain('Evidence');
+    expect(promptFor('i1:implement')).not.toContain('## Evidence');
   });
 });
 

@@ -15,17 +15,23 @@ export interface Fork {
   irreversible?: boolean;
 }
 
+/** A decision made inside an item: a full entry, or a mechanical one-liner. */
+export type Decided =
+  | { title: string; class: 'reversible' | 'irreversible'; charter: string; decision: string; why: string; reversal: string }
+  | { title: string; decision: string; mechanical: true };
+
 /** What one attempt at an item does (one dispatch). */
 export type Attempt =
-  | { ok: true }
+  /** Accepted; `decisions`: what the worker decided inside the item (the session records them, the implementer's handoff carries them). */
+  | { ok: true; decisions?: Decided[] }
   /** A failed attempt of a work item: its kind (`implementer`: the implementer died in every round). */
   | { fail: 'verification' | 'partial' | 'blocked' | 'implementer' }
   /** A @gate or @verify verdict. */
   | { gate: 'pass' | 'fail' }
   /** A @gate whose judge gave no answer, twice: a fail, never a pass. */
   | { deadJudge: true }
-  /** A @tool's exit code. */
-  | { exit: number }
+  /** A @tool's exit code, and the end of its output. */
+  | { exit: number; output?: string }
   /** A @human node decided by a persona. */
   | { human: Fork }
   /** A @human node whose answer decides nothing. */
@@ -73,7 +79,7 @@ const schema = (over: Partial<Fork> = {}): Fork => ({ role: 'Data Modelling Lead
 const RESCUE = { role: 'Build Engineer', approach: 'Split the word counter into a tokenizer and a counter' };
 const fails = (kind: 'verification' | 'partial' | 'blocked' | 'implementer', n: number): Attempt[] => Array.from({ length: n }, () => ({ fail: kind }));
 
-const ROUTED = [
+export const ROUTED = [
   '- [ ] Build it {#build}',
   '- [ ] (after: #build) @tool `npm test` {#test}',
   '  @on exit!=0 -> #fix',
@@ -339,6 +345,24 @@ export const CASES: Case[] = [
     attempts: { 1: [{ escalate: schema({ role: 'Software Engineer' }) }] },
     expected: { dispatched: [1], stop: 'plan_complete', entries: 1 },
     failedBefore: 'the Stop hook wrote Fork: none with no Persona line',
+  },
+
+  {
+    name: 'decisions made inside an item are kept by both engines: a full entry and a mechanical one',
+    plan: '- [ ] Count words {#count}\n- [ ] Write the README\n',
+    attempts: {
+      1: [
+        {
+          ok: true,
+          decisions: [
+            { title: 'Count hyphenated words as one', class: 'reversible', charter: 'silent', decision: 'Split on whitespace only', why: 'matches wc', reversal: 'Split on hyphens too.' },
+            { title: 'Ran the formatter', decision: 'prettier --write src/', mechanical: true },
+          ],
+        },
+      ],
+    },
+    expected: { dispatched: [1, 2], stop: 'plan_complete', entries: 2 },
+    failedBefore: 'issue #24: the workflow had no field for decisions made inside an item and kept none of them',
   },
 
   // --- routed plans: every node kind, branches, routed around
