@@ -1,7 +1,7 @@
 import { HOST_SCRIPT_MAX_BYTES } from './check/limits.js';
 import type { WorkflowMeta } from './check/meta-schema.js';
 import type { ScriptHead } from './check/script-head.js';
-import { stagesOf } from '../../runtime/routing/stages.js';
+import { stagesOf } from '../../runtime/run/index.js';
 import { compactPlan } from '../../runtime/plan/compact.js';
 import type { CompiledPlan } from './schema.js';
 

@@ -26,6 +26,7 @@ export const LEOPOLD_EVENTS = [
   'repair-turn',
   'rescue',
   'route',
+  'run',
   'start',
   'stop',
   'turn',

@@ -1,4 +1,7 @@
 import type { CompiledPlan, GraphNode } from './compiled.js';
+import { COMPILED_PLAN_VERSION } from './kinds.js';
+
+export { COMPILED_PLAN_VERSION };
 
 /**
  * The CompiledPlan as the workflow script embeds it (SPEC-PLAN §6): the same plan, but each
@@ -11,8 +14,6 @@ import type { CompiledPlan, GraphNode } from './compiled.js';
  * defaults back in, once, when it starts.
  */
 
-/** Bumped on any change the embedded runtime must know about (3: items compact). */
-export const COMPILED_PLAN_VERSION = 3;
 
 /** Every item field with a default, and the default; an embedded item omits a field at its default. */
 export const NODE_DEFAULTS = {

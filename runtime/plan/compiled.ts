@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NodeKindSchema, RouteSchema } from './schema.js';
-import { COMPILED_PLAN_VERSION } from './compact.js';
+import { COMPILED_PLAN_VERSION } from './kinds.js';
 
 export { COMPILED_PLAN_VERSION };
 

@@ -4,3 +4,6 @@
  * `leopold plan tick`) does not load zod.
  */
 export const NODE_KINDS = ['work', 'gate', 'verify', 'tool', 'human', 'feedback'] as const;
+
+/** Bumped on any change the embedded runtime must know about (3: items compact). */
+export const COMPILED_PLAN_VERSION = 3;

@@ -1,5 +1,5 @@
 import type { PlanItem } from '../plan/schema.js';
-import type { RunModel } from './model.js';
+import type { RunModel } from './schema.js';
 
 /**
  * Evidence: why a node failed, carried to the item that deals with it next. A failed

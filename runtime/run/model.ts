@@ -1,72 +1,17 @@
 import type { PlanItem } from '../plan/schema.js';
-import { itemAt, recordOutcome, type NodeOutcome } from '../routing/decide.js';
-import { isSuccess } from '../routing/facts.js';
+import type { RunModel } from './schema.js';
+import { itemAt, recordOutcome, recordTicked, type NodeOutcome } from './routing/decide.js';
+import { isSuccess } from './routing/facts.js';
 import { tailOf } from './evidence.js';
 
 /**
- * THE run model both engines share: what a run remembers between dispatches, the events
- * that change it, and one pure reducer. No zod and no I/O, so the workflow script bundles
- * it; `.leopold/state.json` (runtime/state) is this model plus the session engine's own
- * fields, validated with zod at the edge where it is read.
+ * THE run model both engines share: the events that change what a run remembers, and one
+ * pure reducer. The model's shape is schema.ts's RunModelSchema (imported here as types
+ * only): no zod and no I/O, so the workflow script bundles it. `.leopold/state.json` is this
+ * model plus the run's bookkeeping (schema.ts's RunStateSchema).
  */
 
-/** A route that was taken; once latched it is never un-taken. */
-export interface TakenRoute {
-  /** Index of the node whose route this is. */
-  from: number;
-  /** Position of the route among the source's `routes` (0-based). */
-  route: number;
-  /** The target item index. */
-  to: number;
-  /** The condition as written, for humans reading the file. */
-  when: string;
-}
-
-/** What routing remembers: node outcomes, their signals, the channel and latched routes. */
-export interface RoutingMemory {
-  /** Item index (as a string key) -> the status it finished with (`ok`, `fail`, `pass`, …). */
-  statuses: Record<string, string>;
-  /** Item index -> the signals it sent when it finished. */
-  signals: Record<string, Record<string, string>>;
-  /** Every key sent so far by a finished node, with its latest value (what `@needs` reads). */
-  channel: Record<string, string>;
-  /** Latched routes in the order they were taken. */
-  taken: TakenRoute[];
-}
-
-/** A stop an event asked for: the fork nobody could settle, or the rescue that found no approach. */
-export interface Halt {
-  reason: 'escalation' | 'repeated_failure';
-  item: number;
-  detail: string;
-}
-
-/** The run model (state.json holds it, plus the session engine's windows and hook memory). */
-export interface RunModel {
-  /** Dispatches so far (a turn of the session engine, an attempt or node of the workflow). */
-  iteration: number;
-  /** Failures of each kind over the whole run. */
-  failures: Record<string, number>;
-  /** The streak of consecutive failures of one kind (reset by any success). */
-  consecutive_failures: { kind: string | null; count: number };
-  /** Dispatches in a row that changed nothing in the plan. */
-  no_progress: number;
-  /** How many items were done at the last dispatch, to tell progress from none. */
-  last_done: number;
-  /** The one repeated-failure rescue per run. */
-  rescue_used: boolean;
-  /** The rescue granted for the current streak: its kind and length when it was bought. */
-  rescue_for: { kind: string; failures: number } | null;
-  /** Plan changes spent this run (ROUTE + ADD, all sources); the budget is 3. */
-  amendments_used: number;
-  /** Runtime deadlock repairs tried this run (one: a repair that did not unstick the plan is not asked again). */
-  deadlock_repairs: number;
-  routing: RoutingMemory;
-  /** Item index -> why it last failed (evidence.ts): handed to its next attempt and to the items its taken routes send to. */
-  evidence: Record<string, string>;
-  /** Set by an event that ends the run whatever else holds. */
-  halt: Halt | null;
-}
+export type { Halt, RoutingMemory, RunModel, TakenRoute } from './schema.js';
 
 /**
  * Everything that happens to a run, as both engines report it. The workflow turns agent
@@ -84,6 +29,8 @@ export type RunEvent =
   | { type: 'succeeded'; item: number }
   /** A node finished with a status (and the signals it sent): routing records it and latches routes; a failed one says why. */
   | { type: 'finished'; outcome: NodeOutcome; evidence?: string }
+  /** Items the plan shows done that the run had not seen finish (ticked before the run, or by the session): finished `ok`. */
+  | { type: 'ticked'; items: number[] }
   /** A fork nobody could settle (no usable decision, or an irreversible one the charter is silent on). */
   | { type: 'escalated'; item: number; question: string }
   /** The rescue found no genuinely different approach. */
@@ -93,7 +40,7 @@ export type RunEvent =
   /** The runtime deadlock repair was asked for (whatever it came to). */
   | { type: 'repair-tried'; waiting: number[] };
 
-/** A new run's model: every counter, the rescue, the add budget and routing zeroed. */
+/** A new run's model: every counter, the rescue, the add budget and routing zeroed (RunModelSchema's parse of {}, a test holds the two together). */
 export function initialModel(): RunModel {
   return {
     iteration: 0,
@@ -139,6 +86,8 @@ export function reduce<M extends RunModel>(model: M, event: RunEvent, items: rea
     }
     case 'succeeded':
       return { ...model, consecutive_failures: { kind: null, count: 0 }, rescue_for: null, evidence: withEvidence(model.evidence, event.item, undefined) };
+    case 'ticked':
+      return { ...model, routing: recordTicked(items, model.routing, event.items) };
     case 'finished':
       return {
         ...model,

@@ -1,12 +1,13 @@
 import { AMENDMENT_BUDGET } from '../amend/limits.js';
 import type { PlanItem } from '../plan/schema.js';
-import { rescueVerdict } from '../rescue/index.js';
-import { itemAt, routeDecision, type Completion as RouteCompletion } from '../routing/decide.js';
-import { hasGraph } from '../routing/facts.js';
-import { nextWave, waveIndex } from '../routing/waves.js';
-import { stopCondition, type StopLimits, type StopVerdict } from '../stop/conditions.js';
 import { evidenceFor, type Evidence } from './evidence.js';
-import type { RoutingMemory, RunModel, TakenRoute } from './model.js';
+import { reduce, reduceAll, type RunEvent } from './model.js';
+import { rescueVerdict } from './rescue.js';
+import { doneCount, itemAt, routeDecision, unseenTicks, type Completion as RouteCompletion } from './routing/decide.js';
+import { hasGraph } from './routing/facts.js';
+import { nextWave, waveIndex } from './routing/waves.js';
+import type { RunModel } from './schema.js';
+import { stopCondition, type StopLimits, type StopVerdict } from './stop.js';
 
 /** The plan as a run sees it now: every item (done ones too) and, for a plain checklist, its waves. */
 export interface PlanView {
@@ -41,24 +42,27 @@ export interface Completion {
   routedAround: number[];
 }
 
-/** What happens next. */
-export type Next =
-  | {
-      type: 'dispatch';
-      item: PlanItem;
-      /** Set when this dispatch is the run's one rescue (buy it with a `rescue-granted` event). */
-      rescue: { kind: string; failures: number } | null;
-      /** Why the item failed last time, and why each taken route into it was taken: the dispatch shows it. */
-      evidence: Evidence[];
-      routing: RoutingMemory;
-      taken: TakenRoute[];
-    }
+/** What the engine does once the step's events are folded in. */
+export type Effect =
+  /**
+   * Hand out one item: an agent() call (workflow) or a block reason (session). `turn` is the
+   * iteration this dispatch is; `rescue` is set when it is the run's one rescue; `evidence`
+   * is why it failed last time and why each taken route into it was taken.
+   */
+  | { type: 'dispatch'; item: PlanItem; turn: number; rescue: { kind: string; failures: number } | null; evidence: Evidence[] }
   /**
    * Open items wait on each other: before stopping with `deadlock`, the run's one runtime
    * repair (bounded amendments, context `runtime`, within the shared budget) is asked for.
    */
-  | { type: 'repair'; waiting: number[]; left: number; routing: RoutingMemory; taken: TakenRoute[] }
-  | { type: 'stop'; verdict: StopVerdict; completion: Completion | null; routing: RoutingMemory; taken: TakenRoute[] };
+  | { type: 'repair'; waiting: number[]; left: number }
+  /** The run ends. */
+  | { type: 'stop'; verdict: StopVerdict; completion: Completion | null };
+
+/** One step of a run: the events that happen now (fold them in, in order), then the effect to perform. */
+export interface Step {
+  events: RunEvent[];
+  effect: Effect;
+}
 
 export interface NextInput {
   model: RunModel;
@@ -69,15 +73,20 @@ export interface NextInput {
 }
 
 /**
- * THE decision of what happens next, for both engines: pick the next item (a plan with a
- * graph: routed targets first, then ascending index, routes latch; a plain checklist: wave
- * by wave, plan order inside a wave, an item left open blocking only what depends on it),
- * check the stop conditions in their one order, and say whether the dispatch is the run's
- * one rescue. Pure: the engines persist `routing` and turn the answer into an agent() call
- * or a block reason.
+ * THE decision of what happens next, for both engines, as events and one effect. Items the
+ * plan shows done that the run has not seen finish are recorded first (`ticked`); then the
+ * next item is picked (a plan with a graph: routed targets first, then ascending index,
+ * routes latch; a plain checklist: wave by wave, plan order inside a wave, an item left open
+ * blocking only what depends on it), the stop conditions are checked in their one order,
+ * and a dispatch says whether it is the run's one rescue (`rescue-granted`) and counts
+ * itself (`dispatched`); the deadlock repair is asked once (`repair-tried`). Pure: the
+ * engines fold `events` into their model with the one reducer and perform `effect`.
  */
-export function decideNext(input: NextInput): Next {
-  const { model, plan } = input;
+export function decideNext(input: NextInput): Step {
+  const { plan } = input;
+  const ticked = unseenTicks(plan.items, input.model.routing);
+  const events: RunEvent[] = ticked.length > 0 ? [{ type: 'ticked', items: ticked }] : [];
+  const model = reduceAll(input.model, events, plan.items);
   const graph = hasGraph(plan.items);
   const step = routeDecision({ items: plan.items, routing: model.routing, ...(graph ? {} : { rank: waveRank(plan.waves) }) });
   const next = step.next.length > 0 ? itemAt(plan.items, step.next[0]!)! : null;
@@ -105,13 +114,27 @@ export function decideNext(input: NextInput): Next {
   });
   const left = AMENDMENT_BUDGET - model.amendments_used;
   if (found?.reason === 'deadlock' && model.deadlock_repairs === 0 && left > 0) {
-    return { type: 'repair', waiting: step.complete!.waiting, left, routing: step.routing, taken: step.taken };
+    const waiting = step.complete!.waiting;
+    return { events: [...events, { type: 'repair-tried', waiting }], effect: { type: 'repair', waiting, left } };
   }
   if (found || next === null) {
     const verdict = found ?? { reason: completion!.reason, detail: completion!.detail };
-    return { type: 'stop', verdict: withDetail(verdict, completion, next), completion, routing: step.routing, taken: step.taken };
+    return { events, effect: { type: 'stop', verdict: withDetail(verdict, completion, next), completion } };
   }
-  return { type: 'dispatch', item: next, rescue, evidence: evidenceFor({ evidence: model.evidence, routing: step.routing }, next.index), routing: step.routing, taken: step.taken };
+  const dispatch: RunEvent[] = [
+    ...(rescue ? [{ type: 'rescue-granted', item: next.index } as const] : []),
+    { type: 'dispatched', item: next.index, done: doneCount(plan.items, model.routing) },
+  ];
+  const after = reduceAll(model, dispatch, plan.items);
+  return {
+    events: [...events, ...dispatch],
+    effect: { type: 'dispatch', item: next, turn: after.iteration, rescue, evidence: evidenceFor(after, next.index) },
+  };
+}
+
+/** Folds a step's events into `model` with the one reducer: what both engines do with a Step. */
+export function applyStep<M extends RunModel>(model: M, step: Step, items: readonly PlanItem[]): M {
+  return step.events.reduce((m, event) => reduce(m, event, items), model);
 }
 
 // A plain checklist's order: its wave, then its index; an item no wave holds (appended

@@ -1,6 +1,4 @@
-/** runtime/state: `.leopold/state.json` schema, pure parsing and transitions, and the locked RMW. */
-export * from './schema.js';
+/** runtime/state: `.leopold/state.json` as a file: its schema (the kernel's, runtime/run/schema.ts), pure parsing, and the locked read-modify-write. */
+export * from '../run/schema.js';
 export * from './parse.js';
 export * from './io.js';
-export * from './transitions.js';
-export * from './workflow-events.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { withLock, type LockOptions } from '../fs/lock.js';
 import { parseState, renderState, type StateReading } from './parse.js';
-import { RunStateSchema, type RunState } from './schema.js';
+import { RunStateSchema, type RunState } from '../run/schema.js';
 
 /** The path of state.json inside a `.leopold/` directory. */
 export function statePath(leopoldDir: string): string {

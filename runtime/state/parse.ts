@@ -1,4 +1,4 @@
-import { RunStateSchema, type RunState } from './schema.js';
+import { RunStateSchema, type RunState } from '../run/schema.js';
 
 /** The outcome of reading state.json: a state, or no state and the reason why. */
 export type StateReading =

@@ -3,8 +3,8 @@ import { judgePersonaAnswer } from '../persona/judge.js';
 import { personaPromptWithRules } from '../persona/prompt-text.js';
 import type { PersonaAnswer } from '../persona/schema.js';
 import type { PlanIR, PlanItem } from '../plan/schema.js';
-import { initialModel, reduce, type RunEvent, type RunModel } from '../run/model.js';
-import type { StopLimits } from '../stop/conditions.js';
+import { initialModel, reduce, type RunEvent, type RunModel } from '../run/index.js';
+import type { StopLimits } from '../run/index.js';
 import type { AgentJsonSchemas, AgentSchemaName, ScribeAck } from './agent-schemas.js';
 import { leopoldCommand } from '../project-cli/index.js';
 import { base64Utf8 } from './base64.js';
@@ -134,11 +134,21 @@ export class RunContext {
     this.apply({ type: 'finished', outcome: { index, status, ...(signals ? { signals } : {}) }, ...(evidence !== undefined ? { evidence } : {}) });
   }
 
-  /** Folds one event into the run model; a route it latched is logged as a `route` event. */
+  /**
+   * Folds one event into the run model with the one reducer, and journals it for the scribe
+   * (a `run` event: the fold of a run's journal rebuilds this model, runtime/run/journal.ts);
+   * a route it latched is logged as a `route` event.
+   */
   apply(event: RunEvent): void {
     const before = this.model.routing.taken.length;
     this.model = reduce(this.model, event, this.items());
+    this.event({ event: 'run', run: event });
     for (const taken of this.model.routing.taken.slice(before)) this.event({ event: 'route', from: taken.from, to: taken.to, when: taken.when });
+  }
+
+  /** Folds a step's events in order (decideNext's `events`). */
+  applyAll(events: readonly RunEvent[]): void {
+    for (const event of events) this.apply(event);
   }
 
   /**
@@ -238,7 +248,9 @@ export class RunContext {
    */
   async flush(): Promise<void> {
     const batch = this.pending;
-    if (batch.decisions.length + batch.events.length + batch.ticks.length + batch.amends.length === 0) return;
+    // The journal's `run` lines alone never cost a scribe call: they ride with the next write.
+    const journal = batch.events.filter((event) => event.event === 'run').length;
+    if (batch.decisions.length + batch.events.length - journal + batch.ticks.length + batch.amends.length === 0) return;
     this.pending = emptyBatch();
     const commands = scribeCommands(batch);
     const added = batch.amends.flatMap((amend) => amend.added);

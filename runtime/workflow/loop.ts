@@ -2,9 +2,9 @@ import { decidedForYou, rankDecisions } from '../decisions/decided-for-you.js';
 import { renderDecision } from '../decisions/render.js';
 import { readDecisions } from '../decisions/trail.js';
 import { parseAutonomy } from '../autonomy/spellings.js';
-import { isSuccess } from '../routing/facts.js';
-import { decideNext } from '../run/next.js';
-import { renderEvidence } from '../run/evidence.js';
+import { isSuccess } from '../run/index.js';
+import { decideNext } from '../run/index.js';
+import { renderEvidence } from '../run/index.js';
 import type { AgentJsonSchemas } from './agent-schemas.js';
 import { RunContext, RunStop, Unsettled } from './context.js';
 import type { WorkflowHost } from './host.js';
@@ -144,10 +144,9 @@ function runOptions(plan: EmbeddedPlan, args: unknown): RunOptions {
  * another kind. A fork nobody could settle becomes the model's `escalated` event.
  */
 async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, ItemMemory>, maxAgents: number): Promise<Ending> {
-  const initiallyDone = ctx.plan.items.filter((node) => node.done).length;
   let phase = '';
   for (;;) {
-    const next = decideNext({
+    const step = decideNext({
       model: ctx.model,
       plan: { items: ctx.items(), waves: ctx.plan.waves },
       limits: ctx.limits,
@@ -166,21 +165,21 @@ async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, I
           : {}),
       },
     });
-    ctx.model = { ...ctx.model, routing: next.routing };
-    for (const taken of next.taken) ctx.event({ event: 'route', from: taken.from, to: taken.to, when: taken.when });
-    if (next.type === 'repair') {
-      await repairDeadlock(ctx, next.waiting, next.left);
+    ctx.applyAll(step.events);
+    const effect = step.effect;
+    if (effect.type === 'repair') {
+      await repairDeadlock(ctx, effect.waiting, effect.left);
       continue;
     }
-    if (next.type === 'stop') {
+    if (effect.type === 'stop') {
       return {
-        stop: next.verdict.reason as WorkflowStop,
-        detail: next.verdict.detail,
-        stranded: next.completion?.stranded ?? [],
-        routedAround: next.completion?.routedAround ?? [],
+        stop: effect.verdict.reason as WorkflowStop,
+        detail: effect.verdict.detail,
+        stranded: effect.completion?.stranded ?? [],
+        routedAround: effect.completion?.routedAround ?? [],
       };
     }
-    const node = ctx.node(next.item.index);
+    const node = ctx.node(effect.item.index);
     const title = phaseTitle(ctx.plan, node.index, phase);
     if (title !== phase) {
       ctx.host.phase(title);
@@ -188,16 +187,12 @@ async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, I
     }
     const mine = memory.get(node.index) ?? { evidence: [] };
     memory.set(node.index, mine);
-    if (next.rescue) {
-      ctx.apply({ type: 'rescue-granted', item: node.index });
-      ctx.event({ event: 'rescue', item: node.index, kind: next.rescue.kind, failures: next.rescue.failures, rescue_used: true });
-    }
-    ctx.apply({ type: 'dispatched', item: node.index, done: initiallyDone + done.size });
+    if (effect.rescue) ctx.event({ event: 'rescue', item: node.index, kind: effect.rescue.kind, failures: effect.rescue.failures, rescue_used: true });
     // The Stop hook logs the same line for each block: the two engines' dispatches compare line for line.
-    ctx.event({ event: 'turn', item: node.index, iteration: ctx.iteration, ...(next.rescue ? { rescue: true } : {}) });
+    ctx.event({ event: 'turn', item: node.index, iteration: effect.turn, ...(effect.rescue ? { rescue: true } : {}) });
     try {
-      const rescue = next.rescue ? await rescueItem(ctx, node, mine, next.rescue) : null;
-      if (!next.rescue || rescue) await runNode(ctx, node, mine, rescue, renderEvidence(next.evidence, ctx.items(), node.index));
+      const rescue = effect.rescue ? await rescueItem(ctx, node, mine, effect.rescue) : null;
+      if (!effect.rescue || rescue) await runNode(ctx, node, mine, rescue, renderEvidence(effect.evidence, ctx.items(), node.index));
     } catch (error) {
       if (!(error instanceof Unsettled)) throw error;
       ctx.apply({ type: 'escalated', item: error.item, question: error.question });

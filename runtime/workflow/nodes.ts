@@ -9,7 +9,7 @@ import type { EmbeddedNode } from './plan.js';
 import { feedbackPrompt, judgePrompt, toolPrompt } from './prompts.js';
 import { answeredSignals, withSignals } from './signals.js';
 import { askTwice, runWorkItem, type ItemMemory, type Rescue } from './work-item.js';
-import { tailOf, toolEvidence, verdictEvidence } from '../run/evidence.js';
+import { tailOf, toolEvidence, verdictEvidence } from '../run/index.js';
 
 /**
  * Runs one dispatched node by its kind and folds what happened into the run model:

@@ -1,5 +1,5 @@
-import { stagesOf } from '../routing/stages.js';
-import { waveIndex } from '../routing/waves.js';
+import { stagesOf } from '../run/index.js';
+import { waveIndex } from '../run/index.js';
 import type { EmbeddedPlan } from './plan.js';
 
 const cache = new WeakMap<EmbeddedPlan, { count: number; phaseOf: Map<number, number> }>();

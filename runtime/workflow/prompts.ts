@@ -1,7 +1,7 @@
 import { AMEND_BOUNDS, DECISION_PROTOCOL, FORBIDDEN_ACTIONS } from '../persona/prompt-text.js';
 import type { PersonaAnswer } from '../persona/schema.js';
 import type { Finding, Handoff } from './agent-schemas.js';
-import { EVIDENCE_BYTES } from '../run/evidence.js';
+import { EVIDENCE_BYTES } from '../run/index.js';
 import type { EmbeddedItem, EmbeddedNode, EmbeddedPlan } from './plan.js';
 import { signalsInstruction } from './signals.js';
 

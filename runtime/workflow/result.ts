@@ -1,5 +1,5 @@
 import type { DecisionFork } from '../decisions/schema.js';
-import type { StopReason } from '../stop/conditions.js';
+import type { StopReason } from '../run/index.js';
 import type { Continuation } from './continuation.js';
 
 /** One decision as the result lists it (ranked riskiest first, SPEC-RUNTIME §3). */

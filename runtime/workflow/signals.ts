@@ -1,5 +1,5 @@
 import { declaredValues } from '../plan/kind-facts.js';
-import { signalStrings } from '../routing/facts.js';
+import { signalStrings } from '../run/index.js';
 import type { EmbeddedNode } from './plan.js';
 
 /**

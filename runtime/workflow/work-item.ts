@@ -3,6 +3,7 @@ import { protocolRefusal, stopAndAskQuestion } from '../decisions/protocol.js';
 import type { Finding, ForkDecision, Handoff, ItemDecision, RescueApproach, Review, Verification } from './agent-schemas.js';
 import { entryPersona, Unsettled, type RunContext } from './context.js';
 import { settleFork } from './fork.js';
+import type { ItemMemory } from './continuation.js';
 import type { EmbeddedItem } from './plan.js';
 import { answeredSignals, withSignals } from './signals.js';
 import { findingLine, implementPrompt, rescuePrompt, reviewPrompt, verifyPrompt, type ImplementContext } from './prompts.js';
@@ -48,12 +49,6 @@ export function isTestCommand(command: string): boolean {
 /** The reviewers an item gets, by risk: correctness; + security when sensitive; + works when critical. */
 export function reviewersOf(item: EmbeddedItem): string[] {
   return ['correctness', ...(item.sensitive ? ['security'] : []), ...(item.critical ? ['works'] : [])];
-}
-
-/** What the run remembers about one work item between its attempts (prompts only; the run model holds the counts and the last failure's evidence). */
-export interface ItemMemory {
-  /** One line per failed attempt, for the rescue's persona. */
-  evidence: string[];
 }
 
 /** The rescue an attempt runs under. */
@@ -247,4 +242,4 @@ export async function askTwice<T>(ctx: RunContext, prompt: string, label: string
   return (await ctx.ask<T>(prompt, label, schema, {}, schemaOverride)) ?? (await ctx.ask<T>(prompt, label, schema, {}, schemaOverride));
 }
 
-export type { ForkDecision };
+export type { ForkDecision, ItemMemory };

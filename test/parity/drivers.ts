@@ -17,6 +17,8 @@ import { runStopHook } from '../../runtime/hooks/stop/index.js';
 import { FORK_TEMPLATE_MARKER, PROTOCOL_MARKER, SIGNALS_MARKER } from '../../runtime/hooks/stop/reason.js';
 import { charterRules } from '../../runtime/persona/index.js';
 import { readState } from '../../runtime/state/index.js';
+import { foldJournal, type RunModel } from '../../runtime/run/index.js';
+import { parsePlan } from '../../runtime/plan/parse/index.js';
 import { CHARTER, decisionsOf, eventsOf, finding, handoff, MISSION, persona, review, simulate, verdict } from '../workflow/harness.js';
 import type { Attempt, Case, Decided, Fork } from './table.js';
 
@@ -32,6 +34,8 @@ export interface EngineRun {
   iteration: number;
   /** DECISIONS.md entries, rendered by the one writer, timestamps normalised. */
   entries: string[];
+  /** The run model the engine ended with: the session's state.json, the workflow's journal folded. */
+  model: RunModel;
 }
 
 export const attemptOf = (c: Case, item: number, k: number): Attempt => {
@@ -146,7 +150,8 @@ export async function workflowRun(c: Case): Promise<EngineRun> {
   // The writer lifts the persona's binding rules from CHARTER.md; render with the same ones.
   const rules = charterRules(CHARTER);
   const entries = (decisionsOf(s) as DecisionInput[]).map((d, i) => normalise(renderDecision(d, i + 1, new Date(0), rules)));
-  return { dispatched, stop: s.result.stop, detail: String(stop?.detail ?? '(none)'), iteration: (stop?.iteration as number | undefined) ?? -1, entries };
+  const model = foldJournal(events, parsePlan(c.plan, 'PLAN.md').items);
+  return { dispatched, stop: s.result.stop, detail: String(stop?.detail ?? '(none)'), iteration: (stop?.iteration as number | undefined) ?? -1, entries, model };
 }
 
 /**
@@ -298,5 +303,5 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .findLast((e) => e.event === 'stop');
-  return { dispatched, stop: state.stop_reason ?? '(none)', detail: String(stopEvent?.detail ?? '(none)'), iteration: state.iteration, entries, reasons };
+  return { dispatched, stop: state.stop_reason ?? '(none)', detail: String(stopEvent?.detail ?? '(none)'), iteration: state.iteration, entries, reasons, model: state };
 }

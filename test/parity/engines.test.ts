@@ -8,6 +8,7 @@ import { resolveAutonomy } from '../../runtime/autonomy/index.js';
 import { runGuard } from '../../runtime/hooks/guard/index.js';
 import { runStopHook } from '../../runtime/hooks/stop/index.js';
 import { CHARTER, MISSION, decision, runtimeBundle, simulate } from '../workflow/harness.js';
+import type { RunModel } from '../../runtime/run/index.js';
 import { answersOf, SESSION_QUESTION, sessionRun, workflowRun, type EngineRun } from './drivers.js';
 import { CASES, ROUTED, type Case } from './table.js';
 
@@ -53,6 +54,20 @@ describe('engine parity: the Stop hook and the workflow take the same path', () 
       iteration: session.iteration,
     });
     expect(workflow.entries).toEqual(session.entries);
+    // The workflow's journal, folded by the one reducer, is the model the session's Stop hook
+    // kept in state.json: the same counters, rescue, plan changes and routing.
+    const kept = (m: RunModel) => ({
+      iteration: m.iteration,
+      failures: m.failures,
+      consecutive_failures: m.consecutive_failures,
+      rescue_used: m.rescue_used,
+      amendments_used: m.amendments_used,
+      deadlock_repairs: m.deadlock_repairs,
+      statuses: m.routing.statuses,
+      taken: m.routing.taken,
+      halt: m.halt?.reason ?? null,
+    });
+    expect(kept(workflow.model)).toEqual(kept(session.model));
     if (/generic/.test(c.name)) expect(session.entries[0]).toMatch(/Persona: +none: no role could be synthesized/);
     for (const entry of session.entries.filter((e) => /Fork: +(human|escalation|repeated-failure)/.test(e))) {
       expect(entry).toMatch(/^## D\d+ — .*\(turn \d+, <ts>\)\nPersona:/);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkWorkflowScript } from '../../compiler/emit/check/index.js';
 import { runWorkflowScript, type AnswerScript, type HostRun } from '../../runtime/host/index.js';
-import { initialModel, type RunModel } from '../../runtime/run/model.js';
+import { initialModel, type RunModel } from '../../runtime/run/index.js';
 import { worstCaseAgents } from '../../runtime/workflow/agent-budget.js';
 import { continuationOf, indexesOf, rangesOf, resumeFrom } from '../../runtime/workflow/continuation.js';
 import type { WorkflowResult } from '../../runtime/workflow/index.js';
@@ -71,8 +71,8 @@ describe('runs that continue', () => {
     const runs = await chain(script, { maxAgents: 20 }, answers);
     const first = runs[0]!.result as WorkflowResult;
     expect(first.stop).toBe('run_budget');
-    expect(first.continue).toMatchObject({ launch: 2, iteration: 1, failures: { partial: 1 }, streak: { kind: 'partial', count: 1 }, lastDecision: 1 });
-    expect(first.continue!.evidence['1']).toContain('ran no test');
+    expect(first.continue).toMatchObject({ launch: 2, model: { iteration: 1, failures: { partial: 1 }, consecutive_failures: { kind: 'partial', count: 1 } }, lastDecision: 1 });
+    expect(first.continue!.model.evidence['1']).toContain('ran no test');
     const second = runs[1]!;
     const retry = second.journal.find((c) => c.label === 'i1:implement')!;
     expect(retry.prompt).toContain('ran no test');
@@ -121,8 +121,8 @@ describe('runs that continue', () => {
     };
     const memory = new Map([[5, { evidence: ['attempt 1 (verification): red'] }], [1, { evidence: ['old'] }]]);
     const carry = continuationOf(plan, 1, model, [node(7)], memory, 4);
-    expect(carry.statuses).toEqual({ fail: '5', ok: '1-2,7', pass: '3' });
-    expect(carry.signals).toEqual({ '2': { migrated: 'true' }, '5': { exit: '1' } });
+    expect(carry.model.routing.statuses).toEqual({ fail: '5', ok: '1-2,7', pass: '3' });
+    expect(carry.model.routing.signals).toEqual({ '2': { migrated: 'true' }, '5': { exit: '1' } });
     expect(Object.keys(carry.memory)).toEqual(['5']);
     const back = resumeFrom(plan, JSON.parse(JSON.stringify(carry)));
     expect(back.model).toEqual(model);

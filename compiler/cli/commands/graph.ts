@@ -11,8 +11,8 @@ import { buildCompiledPlan, emitScript, emitWorkflow, scriptSize } from '../../e
 import { analyzePlan, type CompileOptions } from '../../index.js';
 import { declaredValues } from '../../../runtime/plan/kind-facts.js';
 import type { PlanItem } from '../../../runtime/plan/schema.js';
-import { hasGraph } from '../../../runtime/routing/facts.js';
-import { stagesOf } from '../../../runtime/routing/stages.js';
+import { hasGraph } from '../../../runtime/run/index.js';
+import { stagesOf } from '../../../runtime/run/index.js';
 import { planLayout, readCompileOptions } from '../compile-inputs.js';
 import { endQuietlyOnBrokenPipe, resolvePlanPath } from '../io.js';
 import { parseProgress, SILENT_PROGRESS } from '../progress.js';

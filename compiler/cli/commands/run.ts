@@ -27,20 +27,8 @@ import {
 import { parseGuardrailSettings } from '../../../runtime/guardrails/index.js';
 import { notifyRunEnded } from '../../../runtime/notify/index.js';
 import { parsePlan } from '../../../runtime/plan/parse/index.js';
-import {
-  EngineSchema,
-  eventsOfRun,
-  finishedState,
-  readState,
-  startedState,
-  updateState,
-  workflowCounters,
-  type LoggedEvent,
-  type RunState,
-  type StateReading,
-  type WorkflowCounters,
-} from '../../../runtime/state/index.js';
-import { failuresText, renderRunSummary, StopReasonSchema } from '../../../runtime/stop/index.js';
+import { EngineSchema, readState, startedState, StopReasonSchema, updateState, type RunState, type StateReading } from '../../../runtime/state/index.js';
+import { eventsOfRun, failuresText, finishedState, foldJournal, renderRunSummary, stopOf, type LoggedEvent } from '../../../runtime/run/index.js';
 import type { PlanIR } from '../../../runtime/plan/schema.js';
 
 /** The kill switch's file name inside `.leopold/`. */
@@ -111,7 +99,7 @@ export async function finishRun(
     wasActive = current?.active === true;
     if (!current) throw new LeopoldError('state.json became unreadable while finishing the run');
     if (!wasActive) return current;
-    const counted = current.engine === 'workflow' ? withWorkflowCounters(current, workflowCounters(eventsOfRun(readEvents(dir)))) : { state: current, stop: null };
+    const counted = current.engine === 'workflow' ? withJournal(current, eventsOfRun(readEvents(dir)), plan?.items ?? []) : { state: current, stop: null };
     detail = counted.stop?.detail || null;
     // Finishing under a raised kill switch is a kill_switch stop unless told otherwise.
     const why = reason ?? counted.stop?.reason ?? (isRegularFile(join(dir, KILL_SWITCH)) ? 'kill_switch' : null);
@@ -129,19 +117,13 @@ export async function finishRun(
   return { state, summary };
 }
 
-/** A workflow run's state with the counters its events hold (never lower than what state.json already says). */
-function withWorkflowCounters(state: RunState, counters: WorkflowCounters): { state: RunState; stop: WorkflowCounters['stop'] } {
-  const counted = Object.values(counters.failures).reduce((sum, n) => sum + n, 0);
-  const recorded = Object.values(state.failures).reduce((sum, n) => sum + n, 0);
-  return {
-    state: {
-      ...state,
-      iteration: Math.max(state.iteration, counters.iteration),
-      failures: counted > recorded ? counters.failures : state.failures,
-      rescue_used: state.rescue_used || counters.rescueUsed,
-    },
-    stop: counters.stop,
-  };
+/**
+ * A workflow run's state as its journal rebuilds it (runtime/run/journal.ts): the script
+ * cannot write state.json, so the model its scribe journaled is the run's, and its last
+ * `stop` event the condition it ended at.
+ */
+function withJournal(state: RunState, journal: readonly LoggedEvent[], items: PlanIR['items']): { state: RunState; stop: { reason: string; detail: string } | null } {
+  return { state: { ...state, ...foldJournal(journal, items) }, stop: stopOf(journal) };
 }
 
 /** Every event of `.leopold/events.jsonl` (lines that are not JSON objects skipped); none when it is missing. */

@@ -1,7 +1,7 @@
 import { AMENDMENT_BUDGET } from '../../amend/limits.js';
 import type { PlanItem } from '../../plan/schema.js';
-import type { RunState } from '../../state/schema.js';
-import type { StopLimits } from '../../stop/conditions.js';
+import type { RunState } from '../../run/index.js';
+import type { StopLimits } from '../../run/index.js';
 
 /** Where the resume note lives, relative to the project root (never an absolute path: the note is deterministic). */
 export const CHECKPOINT_PATH = '.leopold/CHECKPOINT.md';

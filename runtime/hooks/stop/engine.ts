@@ -1,13 +1,13 @@
 import type { PlanItem } from '../../plan/schema.js';
-import { reduce, reduceAll } from '../../run/model.js';
-import { decideNext, freezeWaves, type Completion, type Next } from '../../run/next.js';
-import { finishedState, windowClosed } from '../../state/transitions.js';
-import type { RunState } from '../../state/schema.js';
-import type { StopLimits, StopVerdict } from '../../stop/conditions.js';
+import { reduceAll } from '../../run/index.js';
+import { applyStep, decideNext, freezeWaves, type Completion, type Step } from '../../run/index.js';
+import { finishedState, windowClosed } from '../../run/index.js';
+import type { RunState } from '../../run/index.js';
+import type { StopLimits, StopVerdict } from '../../run/index.js';
 import type { CheckpointInput, WindowCloseCause } from './checkpoint.js';
 import { hookMemoryOf, withHookMemory, type WindowMemory } from './memory.js';
 import { reportedEvents, type LoggedEvent } from './outcome.js';
-import type { Evidence } from '../../run/evidence.js';
+import type { Evidence } from '../../run/index.js';
 
 /** Everything one Stop-hook turn decides from: plain values, no I/O. */
 export interface TurnInput {
@@ -120,7 +120,7 @@ export function stopTurn(input: TurnInput): Turn {
   const pending = memory.pending ? input.items.find((item) => item.index === memory.pending!.item) : undefined;
   if (pending) state = reduceAll(state, reportedEvents(pending, input.events), input.items);
   const plan = { items: input.items, waves };
-  const decide = (transcriptBytes: number | null): Next =>
+  const decide = (transcriptBytes: number | null): Step =>
     decideNext({
       model: state,
       plan,
@@ -128,48 +128,49 @@ export function stopTurn(input: TurnInput): Turn {
       autonomy: input.autonomy,
       facts: { killSwitch: input.killSwitch, ...(transcriptBytes !== null ? { transcriptBytes } : {}) },
     });
-  let next = decide(input.transcriptBytes);
-  state = { ...state, routing: next.routing };
+  let step = decide(input.transcriptBytes);
 
-  if (rolledSession && (next.type !== 'stop' || next.verdict.reason === 'context_budget')) {
+  if (rolledSession && (step.effect.type !== 'stop' || step.effect.verdict.reason === 'context_budget')) {
     // Its window is closed and the checkpoint written: never block it, never roll it twice.
     return { state: input.state, action: { type: 'rolled', window: input.state.windows }, closed: [], checkpoint: null };
   }
 
-  if (next.type === 'stop' && next.verdict.reason === 'context_budget') {
+  if (step.effect.type === 'stop' && step.effect.verdict.reason === 'context_budget') {
     // A window roll, not a death: close the window, then the window ceilings decide.
-    const roll = next.verdict;
+    const roll = step.effect.verdict;
+    state = applyStep(state, step, input.items);
     close('context_budget', window);
-    next = decide(null);
-    if (next.type === 'dispatch') {
+    step = decide(null);
+    if (step.effect.type === 'dispatch') {
+      // The next item is named in the resume note, but dispatched by the next window's first turn.
       state = withHookMemory(state, { ...kept, pending: null, waves, window: { ...window, rolled: true } });
       return {
         state,
-        action: { type: 'roll', verdict: roll, next: next.item, window: state.windows, done, total },
+        action: { type: 'roll', verdict: roll, next: step.effect.item, window: state.windows, done, total },
         closed,
-        checkpoint: { state, items: input.items, next: next.item, limits: input.limits, cause: 'context_budget', closedItems: closed.at(-1)!.closedItems },
+        checkpoint: { state, items: input.items, next: step.effect.item, limits: input.limits, cause: 'context_budget', closedItems: closed.at(-1)!.closedItems },
       };
     }
   }
+  // The step's events (items seen ticked, the rescue bought, the dispatch counted, the repair asked) go in as they are.
+  state = applyStep(state, step, input.items);
+  const effect = step.effect;
 
-  if (next.type === 'stop') {
-    const verdict = next.verdict;
+  if (effect.type === 'stop') {
+    const verdict = effect.verdict;
     const ended = finishedState(withHookMemory({ ...state, stop_reason: verdict.reason }, { ...kept, pending: null, waves, window }), input.now, verdict.reason);
-    return { state: ended, action: { type: 'stop', verdict, done, total, completion: next.completion }, closed, checkpoint: null };
+    return { state: ended, action: { type: 'stop', verdict, done, total, completion: effect.completion }, closed, checkpoint: null };
   }
 
-  if (next.type === 'repair') {
+  if (effect.type === 'repair') {
     // Asked once per run, as the workflow asks it; the next Stop re-reads PLAN.md and decides again.
-    state = reduce(state, { type: 'repair-tried', waiting: next.waiting }, input.items);
     state = withHookMemory(state, { ...kept, pending: null, waves, window });
-    const waiting = next.waiting.map((index) => input.items.find((item) => item.index === index)!);
-    return { state, action: { type: 'repair', waiting, left: next.left }, closed, checkpoint: null };
+    const waiting = effect.waiting.map((index) => input.items.find((item) => item.index === index)!);
+    return { state, action: { type: 'repair', waiting, left: effect.left }, closed, checkpoint: null };
   }
 
-  const item = next.item;
-  const rescue = next.rescue;
-  if (rescue) state = reduce(state, { type: 'rescue-granted', item: item.index }, input.items);
-  state = reduce(state, { type: 'dispatched', item: item.index, done }, input.items);
+  const item = effect.item;
+  const rescue = effect.rescue;
   // The protocol goes once per window's session, and again once the session compacted it away.
   const protocol = resume || !memory.protocol || input.compacted;
   state = withHookMemory(state, {
@@ -183,7 +184,7 @@ export function stopTurn(input: TurnInput): Turn {
   const superseded = closed.at(-1);
   return {
     state,
-    action: { type: 'block', item, turn: state.iteration, rescue, resume: resume ? state.windows + 1 : null, protocol, evidence: next.evidence },
+    action: { type: 'block', item, turn: effect.turn, rescue, resume: resume ? state.windows + 1 : null, protocol, evidence: effect.evidence },
     closed,
     checkpoint: superseded ? { state, items: input.items, next: item, limits: input.limits, cause: 'new_session', closedItems: superseded.closedItems } : null,
   };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { decidedForYou } from '../../decisions/decided-for-you.js';
 import type { DecisionRecord } from '../../decisions/schema.js';
 import { decisionsSince, readDecisions } from '../../decisions/trail.js';
-import type { RunState } from '../../state/schema.js';
+import type { RunState } from '../../run/index.js';
 import type { LoggedEvent } from './outcome.js';
 
 

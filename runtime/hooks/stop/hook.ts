@@ -9,7 +9,7 @@ import { notifyRunEnded } from '../../notify/run-end.js';
 import { charterRules } from '../../persona/charter-rules.js';
 import { planItems } from '../../plan/items-cache.js';
 import { readState, updateState } from '../../state/io.js';
-import { renderRunSummary } from '../../stop/summary.js';
+import { renderRunSummary } from '../../run/index.js';
 import { isArmed } from '../../lock/files.js';
 import { LOCK_NOTE } from '../../lock/paths.js';
 import { CHECKPOINT_PATH, renderCheckpoint } from './checkpoint.js';

@@ -1,4 +1,4 @@
-import type { RunState } from '../../state/schema.js';
+import type { RunState } from '../../run/index.js';
 
 /** The item the hook handed the session last, and where the event log ended at that moment. */
 export interface PendingDispatch {

@@ -1,7 +1,7 @@
 import type { PlanItem } from '../../plan/schema.js';
-import type { RunEvent } from '../../run/model.js';
-import { signalStrings } from '../../routing/facts.js';
-import { toolEvidence, verdictEvidence } from '../../run/evidence.js';
+import type { RunEvent } from '../../run/index.js';
+import { signalStrings } from '../../run/index.js';
+import { toolEvidence, verdictEvidence } from '../../run/index.js';
 
 /** One line of `.leopold/events.jsonl` as the hook reads it. */
 export type LoggedEvent = Record<string, unknown> & { event?: unknown; item?: unknown };

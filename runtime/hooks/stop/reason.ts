@@ -5,7 +5,7 @@ import { FILL, recordTemplate, type TemplateEntry } from '../../decisions/templa
 import { AMEND_BOUNDS, DECISION_PROTOCOL, FORBIDDEN_ACTIONS } from '../../persona/prompt-text.js';
 import { declaredValues } from '../../plan/kind-facts.js';
 import { leopoldCommand } from '../../project-cli/index.js';
-import { renderEvidence, type Evidence } from '../../run/evidence.js';
+import { renderEvidence, type Evidence } from '../../run/index.js';
 
 /** What the block reason is built from; the I/O edge gathers the charter rules lazily. */
 export interface ReasonInput {

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rescueVerdict } from '../../../runtime/rescue/index.js';
+import { rescueVerdict } from '../../../runtime/run/index.js';
 import { readState, startedState, updateState, type RunState } from '../../../runtime/state/index.js';
-import { reduce, type RunModel } from '../../../runtime/run/model.js';
+import { reduce, type RunModel } from '../../../runtime/run/index.js';
 // The run model's reducer (runtime/run) for the transitions these tests drive.
 const failed = <S extends RunModel>(s: S, kind: string) => reduce(s, { type: 'failed', item: 1, kind }, []);
 const succeeded = <S extends RunModel>(s: S) => reduce(s, { type: 'succeeded', item: 1 }, []);

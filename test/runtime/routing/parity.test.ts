@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reachableFrom } from '../../../compiler/graph/reachability.js';
 import type { PlanIR, PlanItem } from '../../../runtime/plan/schema.js';
-import { routeDecision } from '../../../runtime/routing/index.js';
+import { routeDecision } from '../../../runtime/run/index.js';
 import { emptyState } from '../../../runtime/state/index.js';
 import { emit, item, need, route as on } from '../../support/plan-items.js';
 

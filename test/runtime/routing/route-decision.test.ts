@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { routeDecision, routeMatches, nextWave, hasGraph, type NodeOutcome } from '../../../runtime/routing/index.js';
-import { emptyState, type RoutingState } from '../../../runtime/state/index.js';
+import { routeDecision, routeMatches, nextWave, hasGraph, type NodeOutcome } from '../../../runtime/run/index.js';
+import { emptyState, type RoutingMemory as RoutingState } from '../../../runtime/state/index.js';
 import type { PlanItem } from '../../../runtime/plan/schema.js';
 import { emit, item, need, route as on } from '../../support/plan-items.js';
 

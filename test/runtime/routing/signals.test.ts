@@ -3,7 +3,7 @@ import { blockReason, SIGNALS_MARKER } from '../../../runtime/hooks/stop/reason.
 import { reportedEvents } from '../../../runtime/hooks/stop/outcome.js';
 import { parsePlan } from '../../../runtime/plan/parse/index.js';
 import { declaredValues } from '../../../runtime/plan/kind-facts.js';
-import { routeDecision } from '../../../runtime/routing/index.js';
+import { routeDecision } from '../../../runtime/run/index.js';
 import { emptyState } from '../../../runtime/state/index.js';
 import { agentJsonSchemas } from '../../../runtime/workflow/agent-schemas.js';
 import { answeredSignals, signalsInstruction, withSignals } from '../../../runtime/workflow/signals.js';

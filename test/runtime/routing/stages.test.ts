@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parsePlan } from '../../../runtime/plan/parse/index.js';
-import { stagesOf } from '../../../runtime/routing/stages.js';
+import { stagesOf } from '../../../runtime/run/index.js';
 import { phaseTitle } from '../../../runtime/workflow/phases.js';
 import type { EmbeddedPlan } from '../../../runtime/workflow/plan.js';
 

@@ -3,18 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  emptyState,
-  finishedState,
-  parseState,
-  readState,
-  renderState,
-  RunStateSchema,
-  startedState,
-  updateState,
-  windowClosed,
-} from '../../../runtime/state/index.js';
-import { reduce, type RunModel } from '../../../runtime/run/model.js';
+import { emptyState, parseState, readState, renderState, RunStateSchema, startedState, updateState } from '../../../runtime/state/index.js';
+import { finishedState, reduce, windowClosed, type RunModel } from '../../../runtime/run/index.js';
 // The run model's reducer (runtime/run) for the transitions these tests drive.
 const failed = <S extends RunModel>(s: S, kind: string) => reduce(s, { type: 'failed', item: 1, kind }, []);
 const succeeded = <S extends RunModel>(s: S) => reduce(s, { type: 'succeeded', item: 1 }, []);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STOP_LIMITS, stopCondition, STOP_REASONS, type StopFacts, type StopInput } from '../../../runtime/stop/index.js';
+import { DEFAULT_STOP_LIMITS, stopCondition, STOP_REASONS, type StopFacts, type StopInput } from '../../../runtime/run/index.js';
 import { startedState, type RunState } from '../../../runtime/state/index.js';
-import { reduce, type RunModel } from '../../../runtime/run/model.js';
+import { reduce, type RunModel } from '../../../runtime/run/index.js';
 // The run model's reducer (runtime/run) for the transitions these tests drive.
 const failed = <S extends RunModel>(s: S, kind: string) => reduce(s, { type: 'failed', item: 1, kind }, []);
 const succeeded = <S extends RunModel>(s: S) => reduce(s, { type: 'succeeded', item: 1 }, []);

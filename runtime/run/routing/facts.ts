@@ -1,6 +1,6 @@
-import type { PlanItem } from '../plan/schema.js';
+import type { PlanItem } from '../../plan/schema.js';
 
-export { declaredValues, emittedKeysOf, implicitKeysOf } from '../plan/kind-facts.js';
+export { declaredValues, emittedKeysOf, implicitKeysOf } from '../../plan/kind-facts.js';
 
 /**
  * Reported signal values as plain strings (numbers and booleans spelt out, anything else

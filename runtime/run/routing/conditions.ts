@@ -1,4 +1,4 @@
-import type { Route } from '../plan/schema.js';
+import type { Route } from '../../plan/schema.js';
 import { isFailure, isSuccess } from './facts.js';
 
 /**

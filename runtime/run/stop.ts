@@ -1,27 +1,8 @@
-import { rescueVerdict } from '../rescue/index.js';
-import type { Halt, RunModel } from '../run/model.js';
+import { rescueVerdict } from './rescue.js';
+import type { Halt, RunModel } from './schema.js';
+import { STOP_REASONS, type StopReason } from './stop-reasons.js';
 
-/** Every stop condition (SPEC-RUNTIME §4). */
-export const STOP_REASONS = [
-  'plan_complete',
-  'routed_complete',
-  'kill_switch',
-  'iteration_budget',
-  'budget_exceeded',
-  'no_progress',
-  'repeated_failure',
-  'escalation',
-  'deadlock',
-  'invalid_graph',
-  'awaiting_human',
-  'context_budget',
-  'no_progress_across_windows',
-  'max_windows',
-  'run_budget',
-] as const;
-// StopReasonSchema (zod) lives in ./schema.ts so the workflow bundle can evaluate stops
-// without loading zod.
-export type StopReason = (typeof STOP_REASONS)[number];
+export { STOP_REASONS, type StopReason };
 
 /** The limits the evaluator reads (GUARDRAILS values, defaults applied by the caller). */
 export interface StopLimits {

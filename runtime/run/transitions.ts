@@ -1,9 +1,4 @@
-import { emptyState, type Engine, type RunState } from './schema.js';
-
-/** A new active run: every counter, the rescue, the add budget and routing zeroed. */
-export function startedState(engine: Engine, now: Date): RunState {
-  return { ...emptyState(), active: true, engine, started_at: now.toISOString() };
-}
+import type { RunState } from './schema.js';
 
 /** The run ended: inactive, stamped, with the stop condition (kept if one was already set). */
 export function finishedState(state: RunState, now: Date, reason: string | null): RunState {

@@ -1,4 +1,4 @@
-import type { RunModel } from '../run/model.js';
+import type { RunModel } from './schema.js';
 
 /** What to do about the current failure streak. */
 export type RescueVerdict = 'continue' | 'rescue' | 'stop';

@@ -1,5 +1,5 @@
-import type { PlanItem } from '../plan/schema.js';
-import type { RoutingMemory as RoutingState, TakenRoute } from '../run/model.js';
+import type { PlanItem } from '../../plan/schema.js';
+import type { RoutingMemory as RoutingState, TakenRoute } from '../schema.js';
 import { routeMatches } from './conditions.js';
 import { declaredValues, emittedKeysOf, implicitKeysOf, isSuccess } from './facts.js';
 
@@ -120,6 +120,33 @@ export function recordOutcome(items: readonly PlanItem[], routingState: RoutingS
   const routing = cloneRouting(routingState);
   finish(item, outcome, routing, byIndex, []);
   return routing;
+}
+
+/**
+ * Records items the plan shows done that routing has not seen finish (ticked in PLAN.md
+ * before the run, or by the session) as finished `ok`, in one copy: the run model's
+ * `ticked` event. Their routes latch and their `@emit` keys are sent, as for any success.
+ */
+export function recordTicked(items: readonly PlanItem[], routingState: RoutingState, indexes: readonly number[]): RoutingState {
+  const { byIndex } = shapeOf(items);
+  const routing = cloneRouting(routingState);
+  for (const index of indexes) {
+    const item = byIndex.get(index);
+    if (item && routing.statuses[key(index)] === undefined) finish(item, { index, status: 'ok' }, routing, byIndex, []);
+  }
+  return routing;
+}
+
+/** The items the plan shows done whose finish routing has not recorded, in index order. */
+export function unseenTicks(items: readonly PlanItem[], routing: RoutingState): number[] {
+  return shapeOf(items).items.filter((item) => item.done && routing.statuses[key(item.index)] === undefined).map((item) => item.index);
+}
+
+/** How many items are done: shown done in the plan, or finished with a success this run. */
+export function doneCount(items: readonly PlanItem[], routing: RoutingState): number {
+  let done = 0;
+  for (const item of items) if (item.done || isSuccess(routing.statuses[key(item.index)])) done += 1;
+  return done;
 }
 
 // A copy to record into. Routing memory is a value: `finish` replaces an item's signal record

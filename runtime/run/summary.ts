@@ -1,5 +1,5 @@
 import { AMENDMENT_BUDGET } from '../amend/limits.js';
-import type { RunState } from '../state/schema.js';
+import type { RunState } from './schema.js';
 
 /** One open plan item, as the report names it. */
 export interface OpenItem {

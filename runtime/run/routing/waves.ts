@@ -1,4 +1,4 @@
-import type { PlanItem } from '../plan/schema.js';
+import type { PlanItem } from '../../plan/schema.js';
 
 /** Each item's wave in `waves`, counted from 0 (an item in none is absent). */
 export function waveIndex(waves: readonly (readonly number[])[]): Map<number, number> {
