@@ -96,6 +96,8 @@ export const RunStateSchema = z.looseObject({
   windows_without_progress: count.default(0),
   /** The stop condition that ended the run, once one did. */
   stop_reason: z.string().nullable().default(null),
+  /** A workflow run's Claude Code process, as the Stop hook saw it when the launching turn ended (runtime/state/client.ts). */
+  client: z.object({ pid: z.number().int().min(1), started: z.string().nullable() }).nullable().default(null),
 });
 export type RunState = z.infer<typeof RunStateSchema>;
 

@@ -9,6 +9,8 @@ import { notifyRunEnded } from '../../notify/run-end.js';
 import { charterRules } from '../../persona/charter-rules.js';
 import { planItems } from '../../plan/items-cache.js';
 import { readState, updateState } from '../../state/io.js';
+import { hookClient } from '../../state/client.js';
+import { emptyState } from '../../run/schema.js';
 import { renderRunSummary } from '../../run/index.js';
 import { isArmed } from '../../lock/files.js';
 import { LOCK_NOTE } from '../../lock/paths.js';
@@ -71,6 +73,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     if (leopoldDir === null) return SILENT;
     const dir = leopoldDir;
     const { state } = readState(dir);
+    if (state?.active && state.engine === 'workflow' && input.workflowRunning) await recordWorkflowClient(dir);
     if (state === null || !state.active || state.engine !== 'session' || input.workflowRunning) return SILENT;
 
     const planPath = join(dir, 'PLAN.md');
@@ -194,6 +197,20 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     }
     return SILENT;
   }
+}
+
+/**
+ * A workflow run's client, recorded when the turn that launched the workflow ends (the
+ * client spawned this hook): `leopold run status` can then tell a run whose client died.
+ */
+async function recordWorkflowClient(dir: string): Promise<void> {
+  const client = hookClient();
+  if (client === null) return;
+  await updateState(dir, (current) => {
+    if (!current?.active || current.engine !== 'workflow') return current ?? emptyState();
+    if (current.client?.pid === client.pid && current.client.started === client.started) return current;
+    return { ...current, client };
+  });
 }
 
 /** After a run's summary, while the OS lock stays armed: how the user lifts it. */
