@@ -127,6 +127,8 @@ function closestKey(name: string): string | undefined {
   if (name.length < 3) return undefined;
   let best: { key: string; distance: number } | undefined;
   for (const { name: key } of KEYS) {
+    // Lengths further apart than a slip cannot be one: skip the matrix (a pasted line stays cheap).
+    if (Math.abs(name.length - key.length) > slipEdits(name, key)) continue;
     const distance = editDistance(name, key);
     if (distance <= slipEdits(name, key) && (!best || distance < best.distance)) best = { key, distance };
   }
@@ -149,6 +151,7 @@ function closestValue(value: string, words: readonly string[]): string | undefin
   if (written.length < 3) return undefined;
   let best: { word: string; distance: number } | undefined;
   for (const word of words) {
+    if (Math.abs(written.length - word.length) > 2) continue;
     const distance = editDistance(written, word);
     // At most two edits, and fewer than the word has letters: `nope` is not a slip for `no`.
     if (distance <= 2 && distance < word.length && (!best || distance < best.distance)) best = { word, distance };
@@ -183,7 +186,8 @@ function settingLine(line: string): Found | undefined {
   const kept = raw.slice(0, end);
   let value = kept.trim();
   let offset = valueStart + (kept.length - kept.trimStart().length);
-  for (let w = VALUE_WRAPPERS.exec(value); w?.[1] !== undefined && w[2] !== undefined; w = VALUE_WRAPPERS.exec(value)) {
+  // A few layers at most (`**"ask"**`): a line of ten thousand quotes stays linear.
+  for (let layer = 0, w = VALUE_WRAPPERS.exec(value); layer < 3 && w?.[1] !== undefined && w[2] !== undefined; layer++, w = VALUE_WRAPPERS.exec(value)) {
     value = w[2];
     offset += w[1].length;
   }
@@ -220,6 +224,7 @@ function withoutHtmlComments(lines: readonly string[]): { lines: string[]; unclo
   let open: { line: number; column: number } | null = null;
   const out: string[] = [];
   for (const [i, line] of lines.entries()) {
+    const inCodeSpan = codeSpanTest(line);
     let text = '';
     let pos = 0;
     while (pos < line.length) {
@@ -232,14 +237,14 @@ function withoutHtmlComments(lines: readonly string[]): { lines: string[]; unclo
         continue;
       }
       let at = line.indexOf('<!--', pos);
-      while (at >= 0 && insideCodeSpan(line, at)) at = line.indexOf('<!--', at + 4);
+      while (at >= 0 && inCodeSpan(at)) at = line.indexOf('<!--', at + 4);
       if (at < 0) {
         text += line.slice(pos);
         break;
       }
       text += line.slice(pos, at);
       // `<!-->` and `<!--->` are whole (empty) comments in CommonMark.
-      const whole = /^<!---?>/.exec(line.slice(at))?.[0].length ?? 0;
+      const whole = /^<!---?>/.exec(line.slice(at, at + 6))?.[0].length ?? 0;
       if (whole === 0) open = { line: i + 1, column: at + 1 };
       const blank = whole || 4;
       text += ' '.repeat(blank);
@@ -250,9 +255,15 @@ function withoutHtmlComments(lines: readonly string[]): { lines: string[]; unclo
   return { lines: out, unclosed: open };
 }
 
-/** True when an odd number of backticks precede `index` on the line: it sits in a code span. */
-function insideCodeSpan(line: string, index: number): boolean {
+/**
+ * Whether a position of `line` sits in a code span (an odd number of backticks before it),
+ * asked for positions that only grow, so a line is counted once, however many `<!--` it holds.
+ */
+function codeSpanTest(line: string): (index: number) => boolean {
+  let counted = 0;
   let ticks = 0;
-  for (let i = 0; i < index; i++) if (line[i] === '`') ticks++;
-  return ticks % 2 === 1;
+  return (index) => {
+    for (; counted < index; counted++) if (line[counted] === '`') ticks++;
+    return ticks % 2 === 1;
+  };
 }

@@ -203,6 +203,16 @@ describe('parseGuardrails', () => {
     expect(diagnostics[0]).toMatchObject({ line: 1, column: 11, endColumn: 15 });
   });
 
+  it('stays linear on pathological lines (the Stop hook reads the file every turn)', () => {
+    // Quadratic scanning of any of these would take minutes and hit the test timeout.
+    const big = (unit: string) => unit.repeat(Math.ceil(400_000 / unit.length));
+    for (const text of [big('`<!--` '), `autonomy: ${big('"')}`, `autonomy: ${big('**')}`, big('a '), `${big('a')}: 1`, `max_windows: ${big(' #')}`, big('<!---->')]) {
+      const { guardrails, diagnostics } = parse(text);
+      GuardrailsSchema.parse(guardrails);
+      expect(diagnostics.length).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('never throws, whatever the bytes', () => {
     const garbage = '\u0000\u0001\uFFFD\uD800 ```<!-- autonomy:: \u0007\n'.repeat(50) + 'max_windows: 9\n';
     expect(() => parse(garbage)).not.toThrow();
