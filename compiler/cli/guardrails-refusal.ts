@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { asRefusals, parseGuardrails } from '../brief/guardrails.js';
-import { BRIEF_FILES } from '../brief/load.js';
-import { readOptionalTextFile } from '../brief/read-text.js';
+import { BRIEF_FILES, readGuardrailsText } from '../brief/load.js';
 import { renderDiagnostics, type DiagnosticFormat } from '../diagnostics/render.js';
 import { shownPath } from './io.js';
 import { fromRepositoryRoot, repositoryRoot } from './report.js';
@@ -25,7 +24,7 @@ export interface GuardrailsRefusal {
 export function guardrailsRefusal(briefDir: string, cwd: string, format: DiagnosticFormat): GuardrailsRefusal {
   const path = join(briefDir, BRIEF_FILES.guardrails);
   const file = shownPath(cwd, path);
-  const text = readOptionalTextFile(path, 'guardrails file');
+  const text = readGuardrailsText(path);
   const errors = asRefusals(parseGuardrails(text, file).diagnostics);
   const shown = format === 'github' ? fromRepositoryRoot(errors, cwd, repositoryRoot(briefDir, cwd)) : errors;
   return { file, count: errors.length, rendered: errors.length === 0 ? '' : renderDiagnostics(shown, format, new Map([[file, text]])) };
