@@ -180,6 +180,13 @@ for (const [source, banned] of [
   const loaded = banned.filter((name) => packages.has(name));
   if (loaded.length > 0) throw new Error(`${source} loads ${loaded.join(', ')} on its cold start (see scripts/build.mjs)`);
 }
+// GUARDRAILS.md's reader runs in the Stop hook on every turn: no package at all (zod, remark),
+// only our own modules and node's built-ins (runtime/guardrails/index.ts).
+{
+  const probe = await build({ ...NODE, entryPoints: ['runtime/guardrails/index.ts'], write: false, metafile: true, logLevel: 'silent' });
+  const held = [...Object.values(probe.metafile.outputs).flatMap((output) => [...packagesIn(output)])];
+  if (held.length > 0) throw new Error(`runtime/guardrails loads ${[...new Set(held)].join(', ')}; the Stop hook reads GUARDRAILS.md on every turn (see scripts/build.mjs)`);
+}
 // The compile bundle holds acorn (for a runtime bundle that needs its full check) but runs
 // it only then; it must not hold commander (the CLI's copy registers it) nor ajv. It runs
 // through vm.Script, which has no module loader: nothing in it may require a package or

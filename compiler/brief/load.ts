@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BRIEF_FILES } from './files.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -32,7 +33,7 @@ export function loadBrief(dir: string): Brief {
     paths,
     mission: readOptionalTextFile(paths.mission, 'mission file'),
     charter: readOptionalTextFile(paths.charter, 'charter file'),
-    guardrails: readOptionalTextFile(paths.guardrails, 'guardrails file'),
+    guardrails: readGuardrailsText(paths.guardrails),
     plan: readTextFile(paths.plan, 'plan file'),
   };
 }
@@ -43,7 +44,23 @@ export function loadBrief(dir: string): Brief {
  * missing), so callers can show code frames without reading the file twice.
  */
 export function readGuardrails(path: string): { guardrails: Guardrails; diagnostics: Diagnostic[]; text: string } {
-  const text = readOptionalTextFile(path, 'guardrails file');
+  const text = readGuardrailsText(path);
   if (text === '') return { guardrails: DEFAULT_GUARDRAILS, diagnostics: [], text };
   return { ...parseGuardrails(text, path), text };
+}
+
+/**
+ * GUARDRAILS.md's text ('' when there is none). Inside Claude Code's sandbox, while a run's
+ * lock is armed, a protected path that does not exist shows as a character device (the
+ * sandbox's placeholder, docs/lock.md): that is a missing file too, so `run start` and
+ * `compile`, run by a skill inside a locked session, read the defaults instead of failing.
+ * Anything else that is not a regular UTF-8 text file is a LeopoldError naming `path`.
+ */
+export function readGuardrailsText(path: string): string {
+  try {
+    if (statSync(path).isCharacterDevice()) return '';
+  } catch {
+    // missing or unreadable: readOptionalTextFile says which
+  }
+  return readOptionalTextFile(path, 'guardrails file');
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BRIEF_FILES } from '../brief/load.js';
+import { BRIEF_FILES, readGuardrailsText } from '../brief/load.js';
 import { readOptionalTextFile, readTextFile } from '../brief/read-text.js';
 import { LeopoldError } from '../diagnostics/diagnostic.js';
 import { runtimeBundleComplies, trustRuntimeBundle } from '../emit/vetted-bundles.js';
@@ -42,7 +42,7 @@ export function readCompileOptions(layout: PlanLayout, cwd: string, autonomyFlag
     diagnosticsFile: layout.planShown,
     mission: readOptionalTextFile(join(layout.briefDir, BRIEF_FILES.mission), 'mission file'),
     charter: readOptionalTextFile(join(layout.briefDir, BRIEF_FILES.charter), 'charter file'),
-    guardrails: readOptionalTextFile(guardrailsPath, 'guardrails file'),
+    guardrails: readGuardrailsText(guardrailsPath),
     guardrailsFile: shownPath(cwd, guardrailsPath),
     autonomyFlag,
     autonomyEnv: process.env.LEOPOLD_AUTONOMY,

@@ -18,7 +18,9 @@ export const CATALOG = {
   'write-scope-overlap': { severity: 'warning', hint: 'Items of one wave run together only when their @writes globs do not overlap.' },
   'did-you-mean': { severity: 'warning', hint: 'Correct the spelling; as written it does not do what it looks like.' },
   'not-a-checkbox': { severity: 'warning', hint: 'Only [ ], [x] and [X] make an item; use an {#anchor} to name items that never move.' },
-  'bad-guardrail': { severity: 'warning', hint: 'The value was ignored and the default kept.' },
+  'bad-guardrail': { severity: 'warning', hint: 'Until it is fixed the default applies, and leopold run start refuses the file.' },
+  'unknown-guardrail': { severity: 'warning', hint: 'Until it is fixed the line is ignored, and leopold run start refuses the file.' },
+  'unclosed-comment': { severity: 'warning', hint: 'Close the comment with -->; until then leopold run start refuses the file.' },
 } as const;
 
 /** A diagnostic code from the catalog. */

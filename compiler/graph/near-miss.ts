@@ -1,14 +1,15 @@
 import { NODE_KINDS, type PlanItem, type Route, type StrayMarker } from '../../runtime/plan/schema.js';
 import { emittedKeysOf, statusWordsOf } from '../../runtime/plan/kind-facts.js';
+import { editDistance, slipEdits } from '../../runtime/spelling/edit-distance.js';
+
+export { editDistance };
 
 /**
  * Near misses: words one slip away from a word the plan language knows. Shared by the
  * `did-you-mean` check and the checks that would otherwise report the same line, so one
  * mistake gets one diagnostic.
  *
- * Distance is the optimal-string-alignment distance (Levenshtein plus swapping two
- * neighbours), hand-written because a swap is the commonest slip (`@gaet`, `#fxi`) and
- * plain Levenshtein, as in fastest-levenshtein, counts it as two edits.
+ * Distance and the size of a slip come from runtime/spelling (GUARDRAILS.md's keys use them too).
  */
 
 /** Marker words of marker lines (kinds included: `@gate security` is a kind line). */
@@ -20,29 +21,6 @@ export interface NearMiss {
   written: string;
   /** The known word it is close to. */
   meant: string;
-}
-
-/** Optimal-string-alignment distance between two strings. */
-export function editDistance(a: string, b: string): number {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d: number[] = new Array<number>(rows * cols).fill(0);
-  for (let i = 0; i < rows; i++) d[i * cols] = i;
-  for (let j = 0; j < cols; j++) d[j] = j;
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min((d[(i - 1) * cols + j] as number) + 1, (d[i * cols + j - 1] as number) + 1, (d[(i - 1) * cols + j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, (d[(i - 2) * cols + j - 2] as number) + 1);
-      d[i * cols + j] = best;
-    }
-  }
-  return d[rows * cols - 1] as number;
-}
-
-/** How many edits a slip may take: one for words of up to four letters, two for longer ones. */
-function allowedEdits(a: string, b: string): number {
-  return Math.max(a.length, b.length) <= 4 ? 1 : 2;
 }
 
 /**
@@ -59,7 +37,7 @@ export function closestWord(word: string, known: readonly string[], prefixes = f
   let best: { word: string; distance: number } | undefined;
   for (const candidate of known) {
     const lower = candidate.toLowerCase();
-    const allowed = allowedEdits(written, lower);
+    const allowed = slipEdits(written, lower);
     const prefix =
       prefixes && Math.min(written.length, lower.length) >= 3 && (written.startsWith(lower) || lower.startsWith(written));
     // Lengths further apart than the edits allowed cannot be a slip: skip the matrix.
@@ -133,7 +111,7 @@ export class NearMisses {
         seen.add(at);
         const lower = (this.words[at] as string).toLowerCase();
         const distance = editDistance(written, lower);
-        if (distance > allowedEdits(written, lower)) continue;
+        if (distance > slipEdits(written, lower)) continue;
         if (!best || distance < best.distance || (distance === best.distance && at < best.at)) best = { at, distance };
       }
     }

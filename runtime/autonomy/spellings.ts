@@ -14,3 +14,6 @@ export function parseAutonomy(value: string): 'full' | 'ask' | undefined {
   const key = value.trim().toLowerCase();
   return Object.hasOwn(SPELLINGS, key) ? SPELLINGS[key] : undefined;
 }
+
+/** The accepted spellings, for a did-you-mean on a misspelt one. */
+export const AUTONOMY_SPELLINGS: readonly string[] = Object.keys(SPELLINGS);

@@ -1,21 +1,23 @@
 import { z } from 'zod';
+import { DEFAULT_GUARDRAILS as D } from './defaults.js';
 
-/** GUARDRAILS.md after parsing: every limit with its default (SPEC-PLAN §6). */
+/**
+ * GUARDRAILS.md after parsing: every limit with its default (docs/guardrails.md). The
+ * parser (parse.ts) builds this value by hand, without zod, because the Stop hook reads it
+ * on every turn; the compiler and the tests hold the parser's output to this schema.
+ */
 export const GuardrailsSchema = z.object({
   /** Unset unless GUARDRAILS names a recognised posture: flag and env may still decide. */
   autonomy: z.enum(['full', 'ask']).optional(),
-  maxReviewRounds: z.number().int().min(0).default(2),
-  maxIterations: z.number().int().min(1).default(50),
-  maxFailures: z.number().int().min(1).default(3),
-  maxNoProgress: z.number().int().min(1).default(6),
-  maxContextMb: z.number().positive().default(5),
-  maxWindows: z.number().int().min(1).default(10),
-  parallelItems: z.enum(['on', 'off']).default('off'),
+  maxReviewRounds: z.number().int().min(0).default(D.maxReviewRounds),
+  maxIterations: z.number().int().min(1).default(D.maxIterations),
+  maxFailures: z.number().int().min(1).default(D.maxFailures),
+  maxNoProgress: z.number().int().min(1).default(D.maxNoProgress),
+  maxContextMb: z.number().positive().default(D.maxContextMb),
+  maxWindows: z.number().int().min(1).default(D.maxWindows),
+  parallelItems: z.enum(['on', 'off']).default(D.parallelItems),
   /** `none`, or an http(s) URL the final report is POSTed to. */
-  notifyWebhook: z.string().default('none'),
+  notifyWebhook: z.string().default(D.notifyWebhook),
 });
 /** Parsed GUARDRAILS settings. */
 export type Guardrails = z.infer<typeof GuardrailsSchema>;
-
-/** The defaults, as a value (what an empty or missing GUARDRAILS.md means). */
-export const DEFAULT_GUARDRAILS: Guardrails = GuardrailsSchema.parse({});

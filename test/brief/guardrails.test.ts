@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DEFAULT_GUARDRAILS, GuardrailsSchema, parseGuardrails } from '../../compiler/brief/guardrails.js';
+import { asRefusals, DEFAULT_GUARDRAILS, GuardrailsSchema, parseGuardrails } from '../../compiler/brief/guardrails.js';
+import { parseGuardrailSettings } from '../../runtime/guardrails/index.js';
 
 const parse = (text: string) => parseGuardrails(text, '.leopold/GUARDRAILS.md');
 
@@ -108,15 +111,15 @@ describe('parseGuardrails', () => {
     const { guardrails, diagnostics } = parse(text);
     expect(guardrails).toEqual(DEFAULT_GUARDRAILS);
     expect(diagnostics.map((d) => [d.code, d.severity, d.line, d.column, d.endColumn, d.message])).toEqual([
-      ['bad-guardrail', 'warning', 3, 11, 16, 'autonomy is "maybe"; expected full or ask (halt and human also mean ask) (left unset)'],
-      ['bad-guardrail', 'warning', 4, 19, 23, 'max_iterations is "lots"; expected a whole number ≥ 1 (default 50 kept)'],
-      ['bad-guardrail', 'warning', 5, 15, 16, 'max_failures is "0"; expected a whole number ≥ 1 (default 3 kept)'],
-      ['bad-guardrail', 'warning', 6, 17, 26, 'parallel_items is "sometimes"; expected on or off (true/false, yes/no) (default off kept)'],
-      ['bad-guardrail', 'warning', 7, 17, 24, 'notify_webhook is "ftp://x"; expected none or an http(s) URL (default none kept)'],
-      ['bad-guardrail', 'warning', 8, 17, 19, 'max_context_mb is "-1"; expected a number of megabytes > 0 (default 5 kept)'],
-      ['bad-guardrail', 'warning', 9, 13, 14, 'max_windows is empty; expected a whole number ≥ 1 (default 10 kept)'],
+      ['bad-guardrail', 'warning', 3, 11, 16, 'autonomy is "maybe"; expected full or ask (halt and human also mean ask)'],
+      ['bad-guardrail', 'warning', 4, 19, 23, 'max_iterations is "lots"; expected a whole number ≥ 1'],
+      ['bad-guardrail', 'warning', 5, 15, 16, 'max_failures is "0"; expected a whole number ≥ 1'],
+      ['bad-guardrail', 'warning', 6, 17, 26, 'parallel_items is "sometimes"; expected on or off (true/false, yes/no)'],
+      ['bad-guardrail', 'warning', 7, 17, 24, 'notify_webhook is "ftp://x"; expected none or an http(s) URL'],
+      ['bad-guardrail', 'warning', 8, 17, 19, 'max_context_mb is "-1"; expected a number of megabytes > 0'],
+      ['bad-guardrail', 'warning', 9, 13, 14, 'max_windows is empty; expected a whole number ≥ 1'],
     ]);
-    expect(diagnostics.every((d) => d.file === '.leopold/GUARDRAILS.md' && d.hint)).toBe(true);
+    expect(diagnostics.every((d) => d.file === '.leopold/GUARDRAILS.md' && d.hint === 'Until it is fixed the default applies, and leopold run start refuses the file.')).toBe(true);
   });
 
   it('points inside bold and backticks at the value itself', () => {
@@ -131,41 +134,64 @@ describe('parseGuardrails', () => {
     expect(parse('max_iterations: 10\nmax_iterations: 20').guardrails.maxIterations).toBe(20);
   });
 
-  it('ignores keys inside HTML comments, code fences and indented code', () => {
+  it('ignores keys inside HTML comments, on one line or many', () => {
     const text = [
       '<!-- autonomy: ask -->',
       '<!--',
       'max_iterations: 1',
       '-->',
-      '```',
-      'max_failures: 1',
-      '```',
-      '~~~yaml',
-      'max_windows: 1',
-      '~~~',
-      '',
-      '    max_no_progress: 1',
-      '',
-      '- item',
-      '  ```',
-      '  parallel_items: on',
-      '  ```',
       'max_review_rounds: 4 <!-- was 2 -->',
       'Some prose <!-- max_context_mb: 1 --> here.',
+      '<!---> max_windows: 3',
+      '<!--> max_failures: 2',
       '',
     ].join('\n');
     const { guardrails, diagnostics } = parse(text);
     expect(diagnostics).toEqual([]);
-    expect(guardrails).toEqual({ ...DEFAULT_GUARDRAILS, maxReviewRounds: 4 });
+    expect(guardrails).toEqual({ ...DEFAULT_GUARDRAILS, maxReviewRounds: 4, maxWindows: 3, maxFailures: 2 });
   });
 
-  it('an unterminated comment or fence hides the rest of the file', () => {
-    expect(parse('<!-- draft\nautonomy: ask\n').guardrails.autonomy).toBeUndefined();
-    expect(parse('```\nautonomy: ask\n').guardrails.autonomy).toBeUndefined();
+  it('reads keys in fenced blocks and nested lists, as the documents show the file', () => {
+    const text = [
+      '```yaml',
+      'autonomy: ask   # strict',
+      'max-iterations: 7',
+      '```',
+      '~~~',
+      'max_windows: 4',
+      '~~~',
+      '- Limits',
+      '    - max_failures: 2',
+      '',
+      '        max_no_progress: 9',
+    ].join('\n');
+    const { guardrails, diagnostics } = parse(text);
+    expect(diagnostics).toEqual([]);
+    expect(guardrails).toMatchObject({ autonomy: 'ask', maxIterations: 7, maxWindows: 4, maxFailures: 2, maxNoProgress: 9 });
   });
 
-  it('ignores unknown keys and prose', () => {
-    const { guardrails, diagnostics } = parse('budget: 100\nNote: be careful\nhttp://example.com\n## autonomy: ask\n');
+  it('an unclosed comment hides the rest of the file, and says so where it opens', () => {
+    const { guardrails, diagnostics } = parse('max_windows: 4\n  <!-- draft\nautonomy: ask\n');
+    expect(guardrails).toEqual({ ...DEFAULT_GUARDRAILS, maxWindows: 4 });
+    expect(diagnostics.map((d) => [d.code, d.line, d.column, d.endColumn])).toEqual([['unclosed-comment', 2, 3, 7]]);
+    expect(diagnostics[0]!.message).toBe('this HTML comment is never closed with -->, so everything after it is ignored');
+    // `<!--` inside a code span is text, not a comment.
+    expect(parse('Write `<!--` to hide a line.\nautonomy: ask\n')).toMatchObject({ guardrails: { autonomy: 'ask' }, diagnostics: [] });
+  });
+
+  it('leaves prose, headings and tables alone', () => {
+    const text = [
+      '# Guardrails',
+      '## autonomy: ask',
+      'Note: agents and personas never edit this file.',
+      'Windows: not supported yet',
+      'http://example.com',
+      '| autonomy | full | the posture |',
+      '- Gated: anything that leaves the machine',
+      'The run stops when: the plan is done',
+      '',
+    ].join('\n');
+    const { guardrails, diagnostics } = parse(text);
     expect(diagnostics).toEqual([]);
     expect(guardrails).toEqual(DEFAULT_GUARDRAILS);
   });
@@ -175,6 +201,16 @@ describe('parseGuardrails', () => {
     expect(guardrails.maxWindows).toBe(4);
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({ line: 1, column: 11, endColumn: 15 });
+  });
+
+  it('stays linear on pathological lines (the Stop hook reads the file every turn)', () => {
+    // Quadratic scanning of any of these would take minutes and hit the test timeout.
+    const big = (unit: string) => unit.repeat(Math.ceil(400_000 / unit.length));
+    for (const text of [big('`<!--` '), `autonomy: ${big('"')}`, `autonomy: ${big('**')}`, big('a '), `${big('a')}: 1`, `max_windows: ${big(' #')}`, big('<!---->')]) {
+      const { guardrails, diagnostics } = parse(text);
+      GuardrailsSchema.parse(guardrails);
+      expect(diagnostics.length).toBeLessThanOrEqual(1);
+    }
   });
 
   it('never throws, whatever the bytes', () => {
@@ -197,5 +233,148 @@ describe('parseGuardrails', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('GUARDRAILS.md as the source documents write it', () => {
+  it('the posture section of the personas document, verbatim', () => {
+    const { guardrails, diagnostics } = parse('## Judgment posture\n- autonomy: full             # full | ask\n');
+    expect(diagnostics).toEqual([]);
+    expect(guardrails.autonomy).toBe('full');
+  });
+
+  it('list items with trailing comments are read, not ignored (issue 27)', () => {
+    const { guardrails, diagnostics } = parse('# Guardrails\n\n- autonomy: ask   # strict\n- max_iterations: 2   # cap\n');
+    expect(diagnostics).toEqual([]);
+    expect(guardrails).toMatchObject({ autonomy: 'ask', maxIterations: 2 });
+  });
+
+  it.each([
+    ['- max_iterations: 9'],
+    ['* max_iterations: 9'],
+    ['+ max_iterations: 9'],
+    ['1. max_iterations: 9'],
+    ['12) max_iterations: 9'],
+    ['max_iterations: 9'],
+    ['  - max_iterations: 9  # comment'],
+    ['max-iterations: 9'],
+    ['Max-Iterations: 9'],
+    ['MAX_ITERATIONS: 9'],
+    ['max iterations: 9'],
+    ['max_iterations : 9'],
+    ['max_iterations:9'],
+    ['- **max_iterations:** 9 # bold key'],
+    ["max_iterations: '9'"],
+    ['max_iterations: "9"   # quoted'],
+    ['- `max_iterations: 9`'],
+  ])('%s', (line) => {
+    const { guardrails, diagnostics } = parse(`${line}\n`);
+    expect(diagnostics).toEqual([]);
+    expect(guardrails.maxIterations).toBe(9);
+  });
+
+  it.each([
+    ['autonomy: ask # strict', 'autonomy', 'ask'],
+    ['autonomy: human#no space before the hash, so part of the value', 'autonomy', undefined],
+    ['parallel_items: yes  # run independent items at once', 'parallelItems', 'on'],
+    ['parallel_items: Off', 'parallelItems', 'off'],
+    ['max_context_mb: 2.5 MB  # a window', 'maxContextMb', 2.5],
+    ['max_context_mb: 8MiB', 'maxContextMb', 8],
+    ['notify_webhook: https://hooks.example.com/x#part', 'notifyWebhook', 'https://hooks.example.com/x#part'],
+    ['notify_webhook: "https://hooks.example.com/x # not a comment"   # a comment', 'notifyWebhook', 'https://hooks.example.com/x # not a comment'],
+    ["notify_webhook: 'https://hooks.example.com/#frag' # quoted", 'notifyWebhook', 'https://hooks.example.com/#frag'],
+    ['notify_webhook: none # off', 'notifyWebhook', 'none'],
+  ] as const)('%s', (line, field, value) => {
+    expect(parseGuardrailSettings(`${line}\n`).guardrails[field]).toBe(value);
+  });
+
+  it('the brief template leopold init writes reads clean, every line of it at its default', () => {
+    const template = readFileSync(join(import.meta.dirname, '..', '..', 'templates', 'brief', 'GUARDRAILS.md'), 'utf8');
+    expect(parse(template)).toEqual({ guardrails: DEFAULT_GUARDRAILS, diagnostics: [] });
+    // Out of its comment, every line is a setting at its default.
+    const uncommented = template.replace(/<!--|-->/g, '');
+    expect(parse(uncommented)).toEqual({ guardrails: { ...DEFAULT_GUARDRAILS, autonomy: 'full' }, diagnostics: [] });
+  });
+});
+
+describe('a misspelt GUARDRAILS line is a diagnostic, never a silent default', () => {
+  it('a misspelt value points at the value, with a did-you-mean', () => {
+    const { guardrails, diagnostics } = parse('# Guardrails\n\n- autonomy: akss\n');
+    expect(guardrails.autonomy).toBeUndefined();
+    expect(diagnostics).toEqual([
+      {
+        code: 'bad-guardrail',
+        severity: 'warning',
+        file: '.leopold/GUARDRAILS.md',
+        line: 3,
+        column: 13,
+        endLine: 3,
+        endColumn: 17,
+        items: [],
+        message: 'autonomy is "akss"; expected full or ask (halt and human also mean ask)',
+        hint: 'Did you mean "ask"? Until it is fixed the default applies, and leopold run start refuses the file.',
+      },
+    ]);
+  });
+
+  it.each([
+    ['autonomy: fulll', 'full'],
+    ['autonomy: humna', 'human'],
+    ['parallel_items: yse', 'yes'],
+    ['parallel_items: oof', 'off'],
+    ['notify_webhook: none!', 'none'],
+  ])('%s: did you mean %s', (line, meant) => {
+    expect(parse(line).diagnostics.map((d) => d.hint)).toEqual([`Did you mean "${meant}"? Until it is fixed the default applies, and leopold run start refuses the file.`]);
+  });
+
+  it.each([['autonomy: maybe'], ['parallel_items: nope'], ['max_iterations: ten'], ['autonomy: ak']])('%s: no guess', (line) => {
+    expect(parse(line).diagnostics.map((d) => d.hint)).toEqual(['Until it is fixed the default applies, and leopold run start refuses the file.']);
+  });
+
+  it.each([
+    ['- max_iteration: 5', 3, 16, 'max_iterations'],
+    ['autonmy: ask', 1, 8, 'autonomy'],
+    ['maxIterations: 5', 1, 14, 'max_iterations'],
+    ['- **max_windws:** 4', 5, 15, 'max_windows'],
+    ['iterations: 100', 1, 11, 'max_iterations'],
+    ['context_budget: 5 MB', 1, 15, 'max_context_mb'],
+    ['webhook: https://hooks.example.com/x', 1, 8, 'notify_webhook'],
+    ['- no_progress: 4   # turns', 3, 14, 'max_no_progress'],
+    ['review-rounds: 1', 1, 14, 'max_review_rounds'],
+  ])('unknown key %s: points at the key, did you mean', (line, column, endColumn, meant) => {
+    const { guardrails, diagnostics } = parse(`${line}\n`);
+    expect(guardrails).toEqual(DEFAULT_GUARDRAILS);
+    expect(diagnostics.map((d) => [d.code, d.line, d.column, d.endColumn, d.hint])).toEqual([
+      ['unknown-guardrail', 1, column, endColumn, `Did you mean "${meant}"? Until it is fixed the line is ignored, and leopold run start refuses the file.`],
+    ]);
+  });
+
+  it.each([['budget_usd: 20'], ['timeout: 30s'], ['- retries: 3'], ['dry_run: yes'], ['sandbox: on'], ['- Commit: no']])(
+    'unknown key %s: the keys there are',
+    (line) => {
+      const [d] = parse(line).diagnostics;
+      expect(d).toMatchObject({ code: 'unknown-guardrail', severity: 'warning' });
+      expect(d!.message).toMatch(/^".+" is not a GUARDRAILS key$/);
+      expect(d!.hint).toBe(
+        'The keys are autonomy, max_review_rounds, max_iterations, max_failures, max_no_progress, max_context_mb, max_windows, parallel_items, notify_webhook. Until it is fixed the line is ignored, and leopold run start refuses the file.',
+      );
+    },
+  );
+
+  it('run start and ci see the same diagnostics as errors', () => {
+    const { diagnostics } = parse('- autonomy: akss\nmax_iteration: 5\n');
+    const refused = asRefusals(diagnostics);
+    expect(refused.map((d) => d.severity)).toEqual(['error', 'error']);
+    expect(refused.map(({ severity: _s, ...rest }) => rest)).toEqual(diagnostics.map(({ severity: _s, ...rest }) => rest));
+  });
+
+  it('one problem per line, each where it is', () => {
+    const text = ['# Guardrails', '- autonomy: akss   # strict', 'Note: prose', '- max_iteration: 5', '- max_failures: 0 # never', '<!-- open'].join('\n');
+    expect(parse(text).diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([
+      ['bad-guardrail', 2, 13],
+      ['unknown-guardrail', 4, 3],
+      ['bad-guardrail', 5, 17],
+      ['unclosed-comment', 6, 1],
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findBriefDir } from '../../compiler/brief/find.js';
-import { loadBrief, readGuardrails } from '../../compiler/brief/load.js';
+import { loadBrief, readGuardrails, readGuardrailsText } from '../../compiler/brief/load.js';
 import { readTextFile } from '../../compiler/brief/read-text.js';
 import { DEFAULT_GUARDRAILS } from '../../compiler/brief/guardrails.js';
 import { LeopoldError } from '../../compiler/diagnostics/diagnostic.js';
@@ -128,6 +128,12 @@ describe('readGuardrails', () => {
     writeFileSync(join(dir, 'GUARDRAILS.md'), 'max_windows: many\n');
     const { diagnostics } = readGuardrails(join(dir, 'GUARDRAILS.md'));
     expect(diagnostics[0]).toMatchObject({ code: 'bad-guardrail', file: join(dir, 'GUARDRAILS.md'), line: 1, column: 14 });
+  });
+
+  it('a character device (the sandbox placeholder for a missing protected file, under an armed lock) reads as missing', () => {
+    // /dev/null is the character device every Linux and macOS has.
+    expect(readGuardrailsText('/dev/null')).toBe('');
+    expect(readGuardrails('/dev/null')).toEqual({ guardrails: DEFAULT_GUARDRAILS, diagnostics: [], text: '' });
   });
 
   it('a GUARDRAILS.md that is a directory is a LeopoldError', () => {

@@ -200,6 +200,22 @@ describe('leopold graph: plans', () => {
     expect(leopold(['graph', '.leopold/PLAN.md', '--strict'], dir).code).toBe(1);
   });
 
+  it('GUARDRAILS as written: `- autonomy: akss` is a warning at its line and column with a did-you-mean; an unknown key points at the key', () => {
+    const dir = project({ '.leopold/PLAN.md': '- [ ] One\n', '.leopold/GUARDRAILS.md': '# Guardrails\n\n- autonomy: akss   # strict\n- max_iteration: 2   # cap\n' });
+    const r = leopold(['graph'], dir);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^\.leopold\/GUARDRAILS\.md:3:13: warning\b.*bad-guardrail.*autonomy is "akss"; expected full or ask/m);
+    expect(r.stderr).toContain('  3 | - autonomy: akss   # strict\n    |             ^^^^\n');
+    expect(r.stderr).toContain('hint: Did you mean "ask"?');
+    expect(r.stderr).toMatch(/^\.leopold\/GUARDRAILS\.md:4:3: warning\b.*unknown-guardrail.*"max_iteration" is not a GUARDRAILS key/m);
+    expect(r.stderr).toContain('hint: Did you mean "max_iterations"?');
+    const json = JSON.parse(leopold(['graph', '--json'], dir).stdout) as { diagnostics: { code: string; line: number; column: number }[] };
+    expect(json.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([
+      ['bad-guardrail', 3, 13],
+      ['unknown-guardrail', 4, 3],
+    ]);
+  });
+
   it('[PLAN] defaults to the nearest .leopold/PLAN.md walking up, shown relative to cwd', () => {
     const dir = project({ '.leopold/PLAN.md': BROKEN, 'src/deep/x.ts': '' });
     const r = leopold(['graph'], join(dir, 'src/deep'));

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leopold, leopoldBinary } from '../support/built-dist.js';
@@ -117,6 +117,28 @@ describe('leopold run', () => {
     expect(forced.code).toBe(0);
     expect(forced.stdout).toMatch(/Replaced the active run/);
     expect(state(root)).toMatchObject({ active: true, iteration: 0, rescue_used: false });
+  });
+
+  it.each(['session', 'workflow'])('start --engine %s refuses a GUARDRAILS.md not read as written: errors with line and column, nothing written', (engine) => {
+    const root = project();
+    writeFileSync(join(root, '.leopold', 'GUARDRAILS.md'), '# Guardrails\n\n- autonomy: akss   # strict\n- max_iteration: 2   # cap\n');
+    const before = readdirSync(join(root, '.leopold')).sort();
+    const start = leopold(bin, join(root, '.leopold'), ['run', 'start', '--engine', engine]);
+    expect(start.code).toBe(1);
+    expect(start.stdout).toBe('');
+    // The same diagnostics graph warns about, as errors, each with its code frame and hint.
+    expect(start.stderr).toMatch(/^GUARDRAILS\.md:3:13: error\b.*bad-guardrail.*autonomy is "akss"; expected full or ask/m);
+    expect(start.stderr).toMatch(/^ {2}hint: Did you mean "ask"\?/m);
+    expect(start.stderr).toMatch(/^GUARDRAILS\.md:4:3: error\b.*unknown-guardrail.*"max_iteration" is not a GUARDRAILS key/m);
+    expect(start.stderr).toMatch(/^ {2}hint: Did you mean "max_iterations"\?/m);
+    expect(start.stderr).toMatch(/^leopold: run start refused: GUARDRAILS\.md is not read as written \(2 errors above\); fix it and start again\. Nothing was started\.$/m);
+    // Refused before the lock is armed or a state written.
+    expect(readdirSync(join(root, '.leopold')).sort()).toEqual(before);
+
+    // Written as the documents write it, the same file starts the run.
+    writeFileSync(join(root, '.leopold', 'GUARDRAILS.md'), '# Guardrails\n\n- autonomy: ask   # strict\n- max_iterations: 2   # cap\n');
+    expect(leopold(bin, root, ['run', 'start', '--engine', engine]).code).toBe(0);
+    expect(state(root)).toMatchObject({ active: true, engine });
   });
 
   it('a corrupt state.json is reported by status and replaced by start, never a crash', () => {

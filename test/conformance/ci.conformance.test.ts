@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -90,12 +90,23 @@ describe('leopold init --ci and leopold ci', () => {
     ]);
     for (const file of ['rehearsal.txt', 'rehearsal.json', 'summary.md', 'ci.json']) expect(existsSync(join(project.dir, 'leopold-ci', file)), file).toBe(true);
     const outcome = JSON.parse(project.read('leopold-ci/ci.json')) as Record<string, unknown>;
-    expect(outcome).toMatchObject({ ok: true, stop: 'plan_complete', done: 2, total: 2, steps: [{ name: 'rehearsal', ok: true, exit: 0 }] });
+    expect(outcome).toMatchObject({ ok: true, stop: 'plan_complete', done: 2, total: 2, steps: [{ name: 'guardrails', ok: true, exit: 0 }, { name: 'rehearsal', ok: true, exit: 0 }] });
     const written = readFileSync(summary, 'utf8');
     expect(written).toMatch(/^## Leopold plan check: passed$/m);
     expect(written).toMatch(/\| rehearsal in Claude Code \d+\.\d+\.\d+ \(scripted model\) \| pass: plan_complete, 2\/2 items done \|/);
     expect(written).toContain('```mermaid\nflowchart TD');
     expect(written).toContain('### What I decided for you (default answers)');
+  });
+
+  it('leopold ci --no-checks: a GUARDRAILS.md not read as written is an error annotation and fails the job (run start would refuse it)', () => {
+    const { project } = ciProject('# Plan\n\n- [ ] Write the greeting module\n');
+    writeFileSync(join(project.dir, '.leopold', 'GUARDRAILS.md'), '# Guardrails\n\n- autonomy: akss   # strict\n');
+    expect(project.leopold(['compile']).code).toBe(0);
+    const out = spawnSync(process.execPath, [join(fixtures.dist().dir, 'dist', 'leopold.js'), 'ci', '--no-checks', '--json', '--claude', CLAUDE ?? 'claude'], { cwd: project.dir, encoding: 'utf8' });
+    expect(out.status, out.stderr).toBe(1);
+    expect(out.stderr).toMatch(/^::error file=\.leopold\/GUARDRAILS\.md,line=3,col=13,.*title=bad-guardrail::autonomy is "akss"/m);
+    const doc = JSON.parse(out.stdout) as { ok: boolean; steps: { name: string; ok: boolean }[] };
+    expect(doc.steps.map((s) => [s.name, s.ok])).toEqual([['guardrails', false], ['rehearsal', true]]);
   });
 
   it('leopold ci alone: one JSON document on stdout, exit 1 when drift is found', () => {
@@ -105,7 +116,7 @@ describe('leopold init --ci and leopold ci', () => {
     expect(out.status).toBe(1);
     const doc = JSON.parse(out.stdout) as { ok: boolean; steps: { name: string; ok: boolean }[]; stop: string };
     expect(doc.ok).toBe(false);
-    expect(doc.steps.map((s) => [s.name, s.ok])).toEqual([['graph --strict', true], ['compile --check', false], ['rehearsal', true]]);
+    expect(doc.steps.map((s) => [s.name, s.ok])).toEqual([['guardrails', true], ['graph --strict', true], ['compile --check', false], ['rehearsal', true]]);
     expect(doc.stop).toBe('plan_complete');
   });
 });

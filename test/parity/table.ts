@@ -155,6 +155,13 @@ export const CASES: Case[] = [
     expected: { dispatched: [1, 2], stop: 'iteration_budget' },
   },
   {
+    name: 'GUARDRAILS as the documents write it: a list item with a trailing comment sets the iteration cap',
+    plan: '- [ ] One\n- [ ] Two\n- [ ] Three\n',
+    guardrails: '# Guardrails\n\n## Limits\n- max_iterations: 2   # cap\n',
+    expected: { dispatched: [1, 2], stop: 'iteration_budget' },
+    failedBefore: 'issue 27: the trailing comment made the value unreadable; both engines ran all three items under the default cap of 50',
+  },
+  {
     name: 'the last item done on the last iteration is plan_complete, not iteration_budget',
     plan: '- [ ] One\n- [ ] Two\n- [ ] Three\n',
     guardrails: '- max_iterations: 3\n',
@@ -300,6 +307,13 @@ export const CASES: Case[] = [
     plan: '- [ ] Write the code\n- [ ] @human Pick the licence\n- [ ] Publish the docs\n',
     guardrails: '- autonomy: halt\n',
     expected: { dispatched: [1], stop: 'awaiting_human' },
+  },
+  {
+    name: 'GUARDRAILS as the documents write it: `- autonomy: ask   # strict` under a heading stops at the @human node',
+    plan: '- [ ] Write the code\n- [ ] @human Pick the licence\n- [ ] Publish the docs\n',
+    guardrails: '# Guardrails\n\n## Judgment posture\n- autonomy: ask   # strict\n',
+    expected: { dispatched: [1], stop: 'awaiting_human' },
+    failedBefore: 'issue 27: the trailing comment made the posture unreadable, so it stayed full and a persona decided the @human node',
   },
   {
     name: 'a @human node first under ask: nothing is dispatched',

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { parseOptions, wholeNumberOption } from '../../brief/options.js';
@@ -9,7 +9,8 @@ import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import type { WorkflowResult } from '../../../runtime/workflow/index.js';
 import { cliEntry } from '../entry.js';
 import { EXIT } from '../exit.js';
-import { endQuietlyOnBrokenPipe } from '../io.js';
+import { guardrailsRefusal } from '../guardrails-refusal.js';
+import { endQuietlyOnBrokenPipe, resolvePlanPath } from '../io.js';
 import { renderSimulation, simulatePlan, simulationJson } from './simulate.js';
 
 /**
@@ -32,21 +33,24 @@ export type CiOptions = z.infer<typeof CiOptionsSchema>;
 const HELP = `
 The plan checks a CI job runs, as one command with exit codes a pipeline can trust:
 
-  1. leopold graph --strict --format github    plan errors and warnings as annotations
-  2. leopold compile --check --format github   .claude/workflows/leopold-run.js is up to date
-  3. leopold simulate --host claude-code       the compiled workflow rehearsed in the real
+  1. GUARDRAILS.md beside the plan, read as leopold run start reads it: a bad value, an
+     unknown key or an unclosed comment is an error annotation
+  2. leopold graph --strict --format github    plan errors and warnings as annotations
+  3. leopold compile --check --format github   .claude/workflows/leopold-run.js is up to date
+  4. leopold simulate --host claude-code       the compiled workflow rehearsed in the real
                                                client on the scripted model (no API key, no
                                                tokens); it must end at a clean stop:
                                                ${CLEAN_STOPS.join(', ')}
 
 Writes into --out (default leopold-ci/): rehearsal.txt, rehearsal.json, summary.md and
 ci.json (the machine-readable outcome), and appends summary.md to $GITHUB_STEP_SUMMARY
-when it is set. --no-checks runs only step 3 (for a workflow that runs 1 and 2 as steps of
-their own).
+when it is set. --no-checks runs only steps 1 and 4 (for a workflow that runs 2 and 3 as
+steps of their own).
 
 Exit codes:
   0  every step passed
-  1  a step failed (plan errors or warnings, drift, an unclean or failed rehearsal)
+  1  a step failed (GUARDRAILS problems, plan errors or warnings, drift, an unclean or
+     failed rehearsal)
   2  usage or I/O problem (no Claude Code client, an unwritable --out)
 `;
 
@@ -78,7 +82,12 @@ export function registerCi(program: Command): void {
 async function runCi(planArg: string | undefined, opts: CiOptions): Promise<number> {
   const steps: StepOutcome[] = [];
   const planArgs = planArg === undefined ? [] : [planArg];
-  // Steps 1 and 2 are this very CLI, so their output is exactly what the commands print.
+  // GUARDRAILS.md as `run start` reads it, with or without the checks: a problem is an error.
+  const cwd = process.cwd();
+  const guardrails = guardrailsRefusal(dirname(resolve(cwd, resolvePlanPath(planArg, cwd))), cwd, 'github');
+  process.stderr.write(guardrails.rendered);
+  steps.push({ name: 'guardrails', ok: guardrails.count === 0, exit: guardrails.count === 0 ? EXIT.ok : EXIT.planErrors });
+  // Steps 2 and 3 are this very CLI, so their output is exactly what the commands print.
   const self = (args: string[], capture: boolean) =>
     spawnSync(process.execPath, [cliEntry(), ...args], {
       encoding: 'utf8',
