@@ -10,7 +10,7 @@ import { charterRules } from '../../persona/charter-rules.js';
 import { planItems } from '../../plan/items-cache.js';
 import { readState, updateState } from '../../state/io.js';
 import { hookClient } from '../../state/client.js';
-import { emptyState } from '../../run/schema.js';
+import { emptyState } from '../../state/index.js';
 import { renderRunSummary } from '../../run/index.js';
 import { isArmed } from '../../lock/files.js';
 import { LOCK_NOTE } from '../../lock/paths.js';
