@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, readSync, fstatSync, ftruncateSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, readSync, fstatSync, ftruncateSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { withLock, type LockOptions } from '../fs/lock.js';
 import type { EventInput } from './schema.js';
@@ -67,4 +67,31 @@ export async function recordEvents(
     },
     lock,
   );
+}
+
+/** One line of `.leopold/events.jsonl`, as read back. */
+export type LoggedEventLine = Record<string, unknown> & { event?: unknown };
+
+/**
+ * Every event of `<leopoldDir>/events.jsonl`, in order; none when it is missing or
+ * unreadable. Lines that are not whole JSON objects (a blank line, a torn last line a
+ * killed writer left, which the next writer cuts) are skipped.
+ */
+export function readEventLog(leopoldDir: string): LoggedEventLine[] {
+  let text: string;
+  try {
+    text = readFileSync(join(leopoldDir, EVENTS_FILE), 'utf8');
+  } catch {
+    return [];
+  }
+  const events: LoggedEventLine[] = [];
+  for (const line of text.split('\n')) {
+    try {
+      const value = JSON.parse(line) as unknown;
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) events.push(value as LoggedEventLine);
+    } catch {
+      // a blank or torn line
+    }
+  }
+  return events;
 }

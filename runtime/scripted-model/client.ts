@@ -77,6 +77,9 @@ export function clientEnv(base: NodeJS.ProcessEnv, home: string, baseUrl: string
     DISABLE_AUTOUPDATER: '1',
     DISABLE_TELEMETRY: '1',
     DISABLE_ERROR_REPORTING: '1',
+    // `claude -p` waits for a background workflow 10 minutes by default, then stops it; the
+    // rehearsal's own timeout bounds the run instead (docs/workflow.md, "Headless runs").
+    CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS: '0',
   };
 }
 

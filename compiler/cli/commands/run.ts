@@ -31,6 +31,8 @@ import { notifyRunEnded } from '../../../runtime/notify/index.js';
 import { parsePlan } from '../../../runtime/plan/parse/index.js';
 import { EngineSchema, readState, startedState, StopReasonSchema, updateState, type RunState, type StateReading } from '../../../runtime/state/index.js';
 import { eventsOfRun, failuresText, finishedState, foldJournal, renderRunSummary, stopOf, type LoggedEvent } from '../../../runtime/run/index.js';
+import { readEventLog } from '../../../runtime/decisions/events.js';
+import { clientAlive } from '../../../runtime/state/client.js';
 import type { PlanIR } from '../../../runtime/plan/schema.js';
 
 /** The kill switch's file name inside `.leopold/`. */
@@ -101,7 +103,7 @@ export async function finishRun(
     wasActive = current?.active === true;
     if (!current) throw new LeopoldError('state.json became unreadable while finishing the run');
     if (!wasActive) return current;
-    const counted = current.engine === 'workflow' ? withJournal(current, eventsOfRun(readEvents(dir)), plan?.items ?? []) : { state: current, stop: null };
+    const counted = current.engine === 'workflow' ? withJournal(current, eventsOfRun(readEventLog(dir)), plan?.items ?? []) : { state: current, stop: null };
     detail = counted.stop?.detail || null;
     // Finishing under a raised kill switch is a kill_switch stop unless told otherwise.
     const why = reason ?? counted.stop?.reason ?? (isRegularFile(join(dir, KILL_SWITCH)) ? 'kill_switch' : null);
@@ -126,26 +128,6 @@ export async function finishRun(
  */
 function withJournal(state: RunState, journal: readonly LoggedEvent[], items: PlanIR['items']): { state: RunState; stop: { reason: string; detail: string } | null } {
   return { state: { ...state, ...foldJournal(journal, items) }, stop: stopOf(journal) };
-}
-
-/** Every event of `.leopold/events.jsonl` (lines that are not JSON objects skipped); none when it is missing. */
-function readEvents(dir: string): LoggedEvent[] {
-  let text: string;
-  try {
-    text = readFileSync(join(dir, 'events.jsonl'), 'utf8');
-  } catch {
-    return [];
-  }
-  const events: LoggedEvent[] = [];
-  for (const line of text.split('\n')) {
-    try {
-      const value = JSON.parse(line) as unknown;
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) events.push(value as LoggedEvent);
-    } catch {
-      // a blank or torn line
-    }
-  }
-  return events;
 }
 
 /** The brief's PLAN.md as parsed, or null when it cannot be read. */
@@ -195,6 +177,46 @@ export function renderStatus(reading: StateReading, killSwitch: boolean): string
   }
   lines.push(`Kill switch: ${killSwitch ? 'RAISED (.leopold/STOP; clear it with rm .leopold/STOP)' : 'not raised'}`);
   return lines.join('\n');
+}
+
+/** What `run status` says about a workflow run's client: its process, whether it is alive, and where the run got to. */
+export interface ClientView {
+  pid: number | null;
+  /** true running, false gone (the run is dead: continue it or finish it), null unknown. */
+  alive: boolean | null;
+  /** The last step the run's journal records, e.g. `item 3 finished ok (turn 5)`; null when none. */
+  lastStep: string | null;
+}
+
+/**
+ * An active workflow run as `run status` shows it: the counters its journal holds (the
+ * script cannot write state.json; runtime/run/journal.ts) and its client: the Claude Code
+ * process the Stop hook recorded when the launching turn ended.
+ */
+export function workflowView(dir: string, reading: StateReading): { reading: StateReading; client: ClientView | null } {
+  const state = reading.state;
+  if (state === null || !state.active || state.engine !== 'workflow') return { reading, client: null };
+  const journal = eventsOfRun(readEventLog(dir));
+  const folded = { ...state, ...foldJournal(journal, planOf(dir)?.items ?? []) };
+  let lastStep: string | null = null;
+  for (let i = journal.length - 1; i >= 0 && lastStep === null; i--) {
+    const run = journal[i]!.run as { type?: string; outcome?: { index: number; status: string } } | undefined;
+    if (journal[i]!.event === 'run' && run?.type === 'finished' && run.outcome) lastStep = `item ${run.outcome.index} finished ${run.outcome.status}`;
+  }
+  const client: ClientView = { pid: state.client?.pid ?? null, alive: state.client ? clientAlive(state.client) : null, lastStep };
+  return { reading: { state: folded, problem: null }, client };
+}
+
+/** The client line of `leopold run status` for a workflow run. */
+export function renderClient(client: ClientView): string {
+  const last = `last completed step: ${client.lastStep ?? 'none yet'}`;
+  if (client.pid === null) return `Client: not seen yet (recorded when the turn that launched the workflow ends) · ${last}`;
+  if (client.alive === true) return `Client: running (pid ${client.pid}) · ${last}`;
+  if (client.alive === null) return `Client: pid ${client.pid}, cannot tell whether it runs · ${last}`;
+  return (
+    `Client: GONE (pid ${client.pid} has exited): this workflow run is dead · ${last}. ` +
+    'Continue it: run /leopold-workflow again (it launches the same script with `leopold run continue`), or end it: `leopold run finish`.'
+  );
 }
 
 /** How long `run start` waits, inside Claude Code, for the session to re-read the armed settings (measured under 1 s). */
@@ -328,21 +350,33 @@ export function registerRun(program: Command): void {
 
   run
     .command('status')
-    .description('Show .leopold/state.json, the kill switch and the lock')
-    .option('--json', 'print { state, problem, killSwitch } as JSON')
+    .description('Show the run (.leopold/state.json; a workflow run as its journal has it, and whether its client is alive), the kill switch and the lock')
+    .option('--json', 'print { state, problem, killSwitch, lock, client } as JSON')
     .action((options: { json?: boolean }) => {
       const dir = briefDir(process.cwd());
-      const reading = readState(dir);
+      const { reading, client } = workflowView(dir, readState(dir));
       const killSwitch = isRegularFile(join(dir, KILL_SWITCH));
       const lock = readLockRecord(dir);
       const sandbox = sandboxAvailability();
       if (options.json) {
         const lockJson = lock ? { armed: true, armedAt: lock.armed_at, grants: lock.grants, requireSandbox: lock.require_sandbox } : { armed: false };
-        process.stdout.write(`${JSON.stringify({ state: reading.state, problem: reading.problem, killSwitch, lock: { ...lockJson, sandbox } }, null, 2)}\n`);
-      } else process.stdout.write(`${renderStatus(reading, killSwitch)}\n${renderLock(lock, sandbox)}\n`);
+        process.stdout.write(`${JSON.stringify({ state: reading.state, problem: reading.problem, killSwitch, lock: { ...lockJson, sandbox }, client }, null, 2)}\n`);
+      } else process.stdout.write(`${renderStatus(reading, killSwitch)}\n${client ? `${renderClient(client)}\n` : ''}${renderLock(lock, sandbox)}\n`);
       if (!sandbox.available) process.stderr.write(`${sandboxWarning(sandbox)}\n`);
       const excluded = excludedWarning(excludedCommands(join(dir, '..'), homedir()));
       if (excluded) process.stderr.write(`${excluded}\n`);
+    });
+
+  run
+    .command('continue')
+    .description('Print the args that continue an active workflow run whose Claude Code client is gone: Workflow({ scriptPath, args: <this> })')
+    .option('--force', 'continue even though the client that runs it still seems alive')
+    .action(async (options: { force?: boolean }) => {
+      const dir = briefDir(process.cwd());
+      // The compiler (for items a run appended) loads only for this subcommand.
+      const { continuationFor } = await import('../continue-run.js');
+      const continuation = continuationFor(dir, process.cwd(), { force: options.force === true });
+      process.stdout.write(`${JSON.stringify({ continue: continuation })}\n`);
     });
 
   run
