@@ -41,6 +41,10 @@ import {
   type WorkflowCounters,
 } from '../../../runtime/state/index.js';
 import { failuresText, renderRunSummary, StopReasonSchema } from '../../../runtime/stop/index.js';
+import { ownerFor, withOwner, type RunOwner } from '../../../runtime/owner/index.js';
+import { registerRunTakeover } from './run-takeover.js';
+import { stopMessage, stopRun } from './run-stop.js';
+import { everydayStatusLines } from './run-status.js';
 import type { PlanIR } from '../../../runtime/plan/schema.js';
 
 /** The kill switch's file name inside `.leopold/`. */
@@ -59,7 +63,7 @@ function briefDir(cwd: string): string {
  */
 export async function startRun(
   dir: string,
-  options: { engine: string; force: boolean },
+  options: { engine: string; force: boolean; owner?: RunOwner | null },
   now: () => Date = () => new Date(),
 ): Promise<{ state: RunState; replaced: StateReading['problem'] | 'active' }> {
   const engine = EngineSchema.safeParse(options.engine);
@@ -76,9 +80,9 @@ export async function startRun(
       );
     }
     replaced = current?.active ? 'active' : problem !== 'missing' ? problem : null;
-    return startedState(engine.data, now());
+    return withOwner(startedState(engine.data, now()), options.owner ?? null);
   });
-  await recordEvents(dir, [{ event: 'start', engine: engine.data, forced: replaced === 'active' }], now);
+  await recordEvents(dir, [{ event: 'start', engine: engine.data, forced: replaced === 'active', ...(options.owner ? { owner: options.owner.session } : {}) }], now);
   return { state, replaced };
 }
 
@@ -248,14 +252,6 @@ export function renderLock(record: LockRecord | null, sandbox: SandboxAvailabili
   return `Lock: armed since ${record.armed_at} · ${os} · grants: ${record.grants.join(', ') || 'none'}${record.require_sandbox ? ' · sandbox required' : ''} (lift it with leopold run unlock)`;
 }
 
-/** Raises the kill switch; false when it was already raised. */
-export function raiseKillSwitch(dir: string, now: Date): boolean {
-  const path = join(dir, KILL_SWITCH);
-  if (isRegularFile(path)) return false;
-  lockedWrite(() => writeFileAtomic(path, `Raised by leopold run stop at ${now.toISOString()}.\nThe run stops at its next check. Remove this file to allow runs again.\n`));
-  return true;
-}
-
 /** `leopold run start|finish|status|stop`. */
 export function registerRun(program: Command): void {
   const run = program.command('run').description('Start, end, show or stop a Leopold run (.leopold/state.json, .leopold/STOP)');
@@ -276,7 +272,9 @@ export function registerRun(program: Command): void {
       const excluded = excludedWarning(excludedCommands(join(dir, '..'), homedir()));
       if (excluded) process.stderr.write(`${excluded}\n`);
       const armed = lockedWrite(() => armLock(dir, { now: new Date(), requireSandbox: options.requireSandbox === true }));
-      const { state, replaced } = await startRun(dir, { engine: options.engine, force: options.force === true });
+      // Started from a Claude Code session, that session owns the run (its commands carry its id).
+      const owner = ownerFor(process.env.CLAUDE_CODE_SESSION_ID, 'start', new Date());
+      const { state, replaced } = await startRun(dir, { engine: options.engine, force: options.force === true, owner });
       if (replaced === 'active') process.stdout.write('Replaced the active run (--force).\n');
       else if (replaced !== null) process.stdout.write(`Replaced an unusable state.json (${replaced}).\n`);
       process.stdout.write(
@@ -346,22 +344,25 @@ export function registerRun(program: Command): void {
       if (options.json) {
         const lockJson = lock ? { armed: true, armedAt: lock.armed_at, grants: lock.grants, requireSandbox: lock.require_sandbox } : { armed: false };
         process.stdout.write(`${JSON.stringify({ state: reading.state, problem: reading.problem, killSwitch, lock: { ...lockJson, sandbox } }, null, 2)}\n`);
-      } else process.stdout.write(`${renderStatus(reading, killSwitch)}\n${renderLock(lock, sandbox)}\n`);
+      } else process.stdout.write(`${[renderStatus(reading, killSwitch), ...everydayStatusLines(dir, reading), renderLock(lock, sandbox)].join('\n')}\n`);
       if (!sandbox.available) process.stderr.write(`${sandboxWarning(sandbox)}\n`);
       const excluded = excludedWarning(excludedCommands(join(dir, '..'), homedir()));
       if (excluded) process.stderr.write(`${excluded}\n`);
     });
+
+  registerRunTakeover(run);
 
   run
     .command('stop')
     .description('Raise the kill switch (.leopold/STOP): both engines stop at their next check')
     .action(async () => {
       const dir = briefDir(process.cwd());
-      const raised = raiseKillSwitch(dir, new Date());
-      if (raised) await recordEvents(dir, [{ event: 'kill_switch' }]);
-      process.stdout.write(
-        `${raised ? 'Kill switch raised' : 'Kill switch already raised'}: .leopold/STOP. The run stops at its next check.\n` +
-          'To clear it (only you should): rm .leopold/STOP\n',
+      // A write refused for another reason than the sandbox is one line, saying who can do it.
+      const outcome = await stopRun(dir, new Date()).catch((error: unknown) =>
+        lockedWrite(() => {
+          throw error;
+        }),
       );
+      process.stdout.write(stopMessage(outcome));
     });
 }

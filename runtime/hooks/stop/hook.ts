@@ -18,6 +18,9 @@ import { stopTurn, type Turn } from './engine.js';
 import { findBriefDirFrom } from '../../fs/brief-dir.js';
 import { decidedForYouOfRun, decisionsOfRun, eventsSince, killSwitchRaised, readOptional, transcriptBytes } from './files.js';
 import { parseStopInput } from './input.js';
+import { honourStopRequest } from '../../kill-switch/index.js';
+import { ownerVerdict, withOwner, type RunOwner } from '../../owner/index.js';
+import { bystanderAnswer, rolledWindowSession } from './bystander.js';
 import { hookMemoryOf } from './memory.js';
 import { blockReason, repairReason } from './reason.js';
 
@@ -51,8 +54,14 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     leopoldDir = findBriefDirFrom([...(project ? [project] : []), ...(input.cwd ? [input.cwd] : []), where.processCwd]);
     if (leopoldDir === null) return '';
     const dir = leopoldDir;
+    // /leopold-stop asked from inside Claude's sandbox: this hook runs outside it and raises the kill switch.
+    const honoured = honourStopRequest(dir, now());
+    if (honoured && honoured.raised) await recordEvents(dir, [{ event: 'kill_switch', via: 'stop-request', ...(input.sessionId ? { session: input.sessionId } : {}) }], now);
     const { state } = readState(dir);
     if (state === null || !state.active || state.engine !== 'session' || input.workflowRunning) return '';
+    // One owner per run: another session's stop is its own, and the run is left alone.
+    const seen = ownerVerdict(state, input.sessionId, now(), rolledWindowSession(state));
+    if (seen.type === 'bystander') return await bystanderAnswer(dir, state, seen.owner, input.sessionId!, now);
 
     const planPath = join(dir, 'PLAN.md');
     statSync(planPath); // a run without a plan is broken: fail open, with an error event
@@ -70,12 +79,17 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     const bytes = transcriptBytes(input.transcriptPath);
 
     let turn: Turn | null = null;
+    let claimed: RunOwner | null = null;
     try {
       await updateState(dir, (current) => {
         if (!current?.active || current.engine !== 'session') throw new NotOurs();
+        // Asked again under the lock: a takeover or another session's claim may have landed since.
+        const verdict = ownerVerdict(current, input.sessionId, now(), rolledWindowSession(current));
+        if (verdict.type === 'bystander') throw new NotOurs();
+        claimed = verdict.claim;
         const since = eventsSince(dir, hookMemoryOf(current).pending?.offset ?? null);
         turn = stopTurn({
-          state: current,
+          state: claimed ? withOwner(current, claimed) : current,
           items,
           events: since.events,
           eventsOffset: since.size,
@@ -99,6 +113,8 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     }
     const done: Turn = turn!;
     const action = done.action;
+    const owned = claimed as RunOwner | null;
+    if (owned) await recordEvents(dir, [{ event: 'owner', session: owned.session, via: owned.via }], now);
     const checkpointFile = join(dir, 'CHECKPOINT.md');
     const windowEvents: EventInput[] = done.closed.map((w) => ({
       event: 'window',
