@@ -26,26 +26,31 @@ export const leopoldCommand = (args: string): string => `${PROJECT_CLI} ${args}`
 export const PROJECT_HOOKS = {
   guard: `node ${PROJECT_PACKAGE}/dist/hooks/guard.js`,
   stop: `node ${PROJECT_PACKAGE}/dist/hooks/stop.js`,
+  stopFailure: `node ${PROJECT_PACKAGE}/dist/hooks/stop-failure.js`,
 } as const;
+
+/** Leopold's hooks, by the name of their bundle (`dist/hooks/<name>.js`) and CLI subcommand (`leopold hook <name>`). */
+export type LeopoldHookName = 'guard' | 'stop' | 'stop-failure';
 
 /** Which Leopold hook a settings.json command runs, and how: a script path (as written) or the CLI. */
 export interface LeopoldHookCommand {
-  hook: 'guard' | 'stop';
+  hook: LeopoldHookName;
   /** The script `node` runs, quotes removed, `$CLAUDE_PROJECT_DIR` still in it; null for `leopold hook …`. */
   script: string | null;
 }
 
 /**
  * Reads a hook command some Leopold install registered: `node <…>/dist/hooks/guard.js`
- * (or stop.js), quoted or not, wherever that install lived, or `leopold hook guard|stop`.
+ * (or stop.js, stop-failure.js), quoted or not, wherever that install lived, or
+ * `leopold hook guard|stop|stop-failure`.
  * Null for anything else. init replaces these when they are not today's commands.
  */
 export function leopoldHookOf(command: unknown): LeopoldHookCommand | null {
   if (typeof command !== 'string') return null;
-  const node = /^\s*node\s+(.*dist[\\/]hooks[\\/](guard|stop)\.js["']?)\s*$/.exec(command);
-  if (node) return { hook: node[2] as 'guard' | 'stop', script: node[1]!.replace(/\\(["\\$`])/g, '$1').replace(/["']/g, '') };
-  const cli = /(^|[\s/"'])leopold["']?\s+hook\s+(guard|stop)\s*$/.exec(command);
-  return cli ? { hook: cli[2] as 'guard' | 'stop', script: null } : null;
+  const node = /^\s*node\s+(.*dist[\\/]hooks[\\/](guard|stop|stop-failure)\.js["']?)\s*$/.exec(command);
+  if (node) return { hook: node[2] as LeopoldHookName, script: node[1]!.replace(/\\(["\\$`])/g, '$1').replace(/["']/g, '') };
+  const cli = /(^|[\s/"'])leopold["']?\s+hook\s+(guard|stop|stop-failure)\s*$/.exec(command);
+  return cli ? { hook: cli[2] as LeopoldHookName, script: null } : null;
 }
 
 /** True for a hook command some Leopold install registered (leopoldHookOf). */

@@ -106,4 +106,14 @@ describe('one owner per run (dist/hooks/stop.js)', () => {
     expect(existsSync(join(dir, '.leopold', 'STOP'))).toBe(true);
     expect(existsSync(join(dir, '.leopold', 'stop-request'))).toBe(false);
   });
+
+  it("after an API error ended the run, the owner's next Stop says once how to resume (the client shows nothing a StopFailure hook prints)", () => {
+    const ended = { ...OWNED_BY_A, active: false, stop_reason: 'api_error', api_error: { error: 'rate_limit', retryable: true, at: STARTED } };
+    const dir = project(ended);
+    expect(stop(dir, 'session-b')).toBe('');
+    const message = messageOf(stop(dir, 'session-a'));
+    expect(message).toMatch(/^Leopold: the run ended when a turn died on an API error \(2020-01-01T00:00:00\.000Z\): a turn died on an API error: rate_limit: .*A retry can help\. When the API answers again, resume with \/leopold-run/);
+    expect(stateOf(dir)).toMatchObject({ active: false, api_error: { error: 'rate_limit', told: true } });
+    expect(stop(dir, 'session-a')).toBe('');
+  });
 });

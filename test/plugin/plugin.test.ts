@@ -58,15 +58,15 @@ describe('the Claude Code plugin (dist/plugin)', () => {
     expect(market).toMatchObject({ name: 'leopold', plugins: [{ name: 'leopold', source: './' }] });
 
     const hooks = hooksOf(join(plugin, 'hooks', 'hooks.json'));
-    expect(Object.keys(hooks).sort()).toEqual(['PreToolUse', 'Stop']);
+    expect(Object.keys(hooks).sort()).toEqual(['PreToolUse', 'Stop', 'StopFailure']);
     expect(hooks.PreToolUse!.map((g) => g.matcher)).toEqual(['Bash', 'Write|Edit|MultiEdit']);
     for (const groups of Object.values(hooks)) {
       for (const { command } of groups.flatMap((g) => g.hooks)) {
-        expect(command).toMatch(/^node "\$\{CLAUDE_PLUGIN_ROOT\}\/hooks\/(guard|stop)\.js" --plugin$/);
+        expect(command).toMatch(/^node "\$\{CLAUDE_PLUGIN_ROOT\}\/hooks\/(guard|stop|stop-failure)\.js" --plugin$/);
         expect(existsSync(join(plugin, /"\$\{CLAUDE_PLUGIN_ROOT\}\/([^"]+)"/.exec(command)![1]!))).toBe(true);
       }
     }
-    for (const skill of ['leopold-workflow', 'leopold-run']) {
+    for (const skill of ['leopold-workflow', 'leopold-run', 'leopold-status', 'leopold-stop', 'leopold-brief']) {
       const text = readFileSync(join(plugin, 'skills', skill, 'SKILL.md'), 'utf8');
       expect(text).toMatch(new RegExp(`^---\\nname: ${skill}\\n`));
       expect(text).toContain(`${PROJECT_CLI} run `);
@@ -124,5 +124,12 @@ describe('the Claude Code plugin (dist/plugin)', () => {
     expect({ guards: now.guards, stops: now.stops }).toEqual({ guards: 1, stops: 1 });
     expect(now.outputs[0]!.guard).toMatch(/"deny"/);
     expect(now.outputs[1]).toEqual({ guard: '', stop: '' });
+
+    // The StopFailure hook too: the plugin's steps aside, the project's ends the run.
+    const failed = { session_id: 's', cwd: join(dir, 'src'), hook_event_name: 'StopFailure', error: 'rate_limit' };
+    expect(hook(commandOf(pluginHooks, 'StopFailure'), failed, env, join(dir, 'src')).stdout).toBe('');
+    expect(JSON.parse(readFileSync(join(dir, '.leopold', 'state.json'), 'utf8'))).toMatchObject({ active: true });
+    expect(hook(commandOf(projectHooks, 'StopFailure'), failed, env, join(dir, 'src')).stdout).toMatch(/Leopold run ended: api_error/);
+    expect(JSON.parse(readFileSync(join(dir, '.leopold', 'state.json'), 'utf8'))).toMatchObject({ active: false, stop_reason: 'api_error' });
   });
 });

@@ -29,4 +29,16 @@ export function registerHook(program: Command): void {
       const out = await runStopHook(readStdin(), { env: process.env, processCwd: process.cwd() });
       if (out !== '') process.stdout.write(out);
     });
+
+  hook
+    .command('stop-failure')
+    .description('StopFailure hook: a turn died on an API error; end the session run with api_error and say how to resume (fails open)')
+    .action(async () => {
+      const [{ readStdin }, { runStopFailureHook }] = await Promise.all([
+        import('../../../runtime/hooks/guard/index.js'),
+        import('../../../runtime/hooks/stop-failure/index.js'),
+      ]);
+      const out = await runStopFailureHook(readStdin(), { env: process.env, processCwd: process.cwd() });
+      if (out !== '') process.stdout.write(out);
+    });
 }

@@ -19,6 +19,8 @@ import { findBriefDirFrom } from '../../fs/brief-dir.js';
 import { decidedForYouOfRun, decisionsOfRun, eventsSince, killSwitchRaised, readOptional, transcriptBytes } from './files.js';
 import { parseStopInput } from './input.js';
 import { honourStopRequest } from '../../kill-switch/index.js';
+import { API_ERROR_STOP } from '../../api-error/index.js';
+import { afterApiErrorNotice } from './after-api-error.js';
 import { ownerVerdict, withOwner, type RunOwner } from '../../owner/index.js';
 import { bystanderAnswer, rolledWindowSession } from './bystander.js';
 import { hookMemoryOf } from './memory.js';
@@ -58,6 +60,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     const honoured = honourStopRequest(dir, now());
     if (honoured && honoured.raised) await recordEvents(dir, [{ event: 'kill_switch', via: 'stop-request', ...(input.sessionId ? { session: input.sessionId } : {}) }], now);
     const { state } = readState(dir);
+    if (state !== null && !state.active && state.stop_reason === API_ERROR_STOP) return await afterApiErrorNotice(dir, state, input.sessionId);
     if (state === null || !state.active || state.engine !== 'session' || input.workflowRunning) return '';
     // One owner per run: another session's stop is its own, and the run is left alone.
     const seen = ownerVerdict(state, input.sessionId, now(), rolledWindowSession(state));
