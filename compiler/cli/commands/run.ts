@@ -335,8 +335,14 @@ export function registerRun(program: Command): void {
     .command('status')
     .description('Show .leopold/state.json, the kill switch and the lock')
     .option('--json', 'print { state, problem, killSwitch } as JSON')
-    .action((options: { json?: boolean }) => {
+    .option('--watch', 'follow the active run live until it stops (Ctrl-C to leave): progress, the current item, decisions, the stop')
+    .action(async (options: { json?: boolean; watch?: boolean }) => {
       const dir = briefDir(process.cwd());
+      if (options.watch) {
+        if (options.json) throw new LeopoldError('leopold run status: give --watch or --json, not both');
+        process.exitCode = await (await import('./run-watch.js')).watchRun(dir);
+        return;
+      }
       const reading = readState(dir);
       const killSwitch = isRegularFile(join(dir, KILL_SWITCH));
       const lock = readLockRecord(dir);
