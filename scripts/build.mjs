@@ -253,7 +253,8 @@ if (warmUp.status !== 0) throw new Error(`scripts/code-cache.mjs failed (exit ${
 // .claude-plugin/marketplace.json makes it its own one-plugin marketplace too.
 const plugin = resolve(root, 'dist/plugin');
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
-const { PROJECT_CLI } = await importModule('runtime/project-cli/index.ts');
+const PROJECT_CLI_MODULE = await importModule('runtime/project-cli/index.ts');
+const { PROJECT_CLI } = PROJECT_CLI_MODULE;
 const fill = (template, values) => template.replace(/\{\{([A-Z_]+)\}\}/g, (whole, name) => values[name] ?? whole);
 const write = (path, text, mode = 0o644) => {
   mkdirSync(dirname(resolve(plugin, path)), { recursive: true });
@@ -285,7 +286,7 @@ write('.claude-plugin/marketplace.json', json({ name: 'leopold', owner: { name: 
 // What leopoldInstall() looks for: the package root holding templates/ beside dist/.
 write('package.json', json({ name: 'leopold', version: pkg.version, private: true, type: 'module', description: 'The Leopold Claude Code plugin (see .claude-plugin/plugin.json).' }));
 const hookCommand = (hook) => JSON.stringify(`node "\${CLAUDE_PLUGIN_ROOT}/hooks/${hook}.js" --plugin`).slice(1, -1);
-write('hooks/hooks.json', fill(readFileSync(resolve(root, 'templates/settings/hooks.json'), 'utf8'), { GUARD_COMMAND: hookCommand('guard'), STOP_COMMAND: hookCommand('stop'), STOP_FAILURE_COMMAND: hookCommand('stop-failure') }));
+write('hooks/hooks.json', fill(readFileSync(resolve(root, 'templates/settings/hooks.json'), 'utf8'), { GUARD_COMMAND: hookCommand('guard'), STOP_COMMAND: hookCommand('stop'), STOP_FAILURE_COMMAND: JSON.stringify(PROJECT_CLI_MODULE.detachedHook(`node "\${CLAUDE_PLUGIN_ROOT}/hooks/stop-failure.js" --plugin`)).slice(1, -1) }));
 // Every skill init installs (compiler/cli/commands/init.ts SKILLS): each folder of templates/skill.
 for (const skill of readdirSync(resolve(root, 'templates/skill')).sort()) {
   write(`skills/${skill}/SKILL.md`, fill(readFileSync(resolve(root, `templates/skill/${skill}/SKILL.md`), 'utf8'), { LEOPOLD: PROJECT_CLI }));

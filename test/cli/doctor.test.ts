@@ -69,11 +69,13 @@ describe('leopold doctor', () => {
     const { dir, home } = project();
     const settingsFile = join(dir, '.claude', 'settings.json');
     // What an install that moved leaves behind: the Stop hook points where there is no bundle.
-    writeFileSync(settingsFile, readFileSync(settingsFile, 'utf8').replace('node_modules/leopold/dist/hooks/stop.js', 'vendor/leopold/dist/hooks/stop.js'));
+    writeFileSync(settingsFile, readFileSync(settingsFile, 'utf8').replace('node_modules/leopold/dist/hooks/stop.js', 'vendor/leopold/dist/hooks/stop.js').replace('node_modules/leopold/dist/hooks/stop-failure.js', 'vendor/leopold/dist/hooks/stop-failure.js'));
     const { code, checks, text } = doctor(dir, home);
     expect(code).toBe(1);
     expect(checks.hooks).toMatchObject({ status: 'fail' });
     expect(checks.hooks!.detail).toMatch(/^the Stop hook \(\.claude\/settings\.json: node "\$CLAUDE_PROJECT_DIR"\/vendor\/leopold\/dist\/hooks\/stop\.js\) failed to start, exit 1: Error: Cannot find module '.*\/vendor\/leopold\/dist\/hooks\/stop\.js'$/m);
+    // The StopFailure hook runs detached from the client, so its failure to start would go unseen there: the doctor starts it in the foreground.
+    expect(checks.hooks!.detail).toMatch(/^the StopFailure hook \(\.claude\/settings\.json: trap '' HUP INT TERM; exec 3<&0; \(node "\$CLAUDE_PROJECT_DIR"\/vendor\/leopold\/dist\/hooks\/stop-failure\.js <&3 &\) > \/dev\/null 2>&1\) failed to start, exit 1: Error: Cannot find module/m);
     expect(checks.hooks!.fix).toMatch(/npx leopold init/);
     expect(checks.settings).toMatchObject({ status: 'fail' });
     expect(text).toMatch(/^fail  hooks +the Stop hook/m);

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_CLI } from '../../runtime/project-cli/index.js';
+import { PROJECT_CLI, unwrapDetachedHook } from '../../runtime/project-cli/index.js';
 import { builtPlugin, privatePackage, root } from '../support/built-dist.js';
 
 // The Claude Code plugin `npm run build` makes (dist/plugin, `claude --plugin-dir`): its
@@ -62,7 +62,8 @@ describe('the Claude Code plugin (dist/plugin)', () => {
     expect(hooks.PreToolUse!.map((g) => g.matcher)).toEqual(['Bash', 'Write|Edit|MultiEdit']);
     for (const groups of Object.values(hooks)) {
       for (const { command } of groups.flatMap((g) => g.hooks)) {
-        expect(command).toMatch(/^node "\$\{CLAUDE_PLUGIN_ROOT\}\/hooks\/(guard|stop|stop-failure)\.js" --plugin$/);
+        // The StopFailure hook runs detached from the client (runtime/project-cli detachedHook).
+        expect(unwrapDetachedHook(command) ?? command).toMatch(/^node "\$\{CLAUDE_PLUGIN_ROOT\}\/hooks\/(guard|stop|stop-failure)\.js" --plugin$/);
         expect(existsSync(join(plugin, /"\$\{CLAUDE_PLUGIN_ROOT\}\/([^"]+)"/.exec(command)![1]!))).toBe(true);
       }
     }
@@ -125,11 +126,16 @@ describe('the Claude Code plugin (dist/plugin)', () => {
     expect(now.outputs[0]!.guard).toMatch(/"deny"/);
     expect(now.outputs[1]).toEqual({ guard: '', stop: '' });
 
-    // The StopFailure hook too: the plugin's steps aside, the project's ends the run.
+    // The StopFailure hook too: the plugin's steps aside, the project's ends the run. Both
+    // commands detach the hook from the client (runtime/project-cli detachedHook): run the
+    // plugin's node part in the foreground to see it answer nothing, and wait for the project's.
     const failed = { session_id: 's', cwd: join(dir, 'src'), hook_event_name: 'StopFailure', error: 'rate_limit' };
-    expect(hook(commandOf(pluginHooks, 'StopFailure'), failed, env, join(dir, 'src')).stdout).toBe('');
+    const pluginNode = unwrapDetachedHook(commandOf(pluginHooks, 'StopFailure'))!;
+    expect(hook(pluginNode, failed, env, join(dir, 'src'))).toMatchObject({ code: 0, stdout: '' });
     expect(JSON.parse(readFileSync(join(dir, '.leopold', 'state.json'), 'utf8'))).toMatchObject({ active: true });
-    expect(hook(commandOf(projectHooks, 'StopFailure'), failed, env, join(dir, 'src')).stdout).toMatch(/Leopold run ended: api_error/);
+    expect(hook(commandOf(projectHooks, 'StopFailure'), failed, env, join(dir, 'src'))).toMatchObject({ code: 0, stdout: '' });
+    const ended = () => (JSON.parse(readFileSync(join(dir, '.leopold', 'state.json'), 'utf8')) as { stop_reason: string | null }).stop_reason === 'api_error';
+    for (let waited = 0; !ended() && waited < 60_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
     expect(JSON.parse(readFileSync(join(dir, '.leopold', 'state.json'), 'utf8'))).toMatchObject({ active: false, stop_reason: 'api_error' });
   });
 });

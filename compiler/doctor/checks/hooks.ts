@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { unwrapDetachedHook } from '../../../runtime/project-cli/index.js';
 import { fail, pass, warn, type DoctorCheck, type DoctorContext } from '../check.js';
 import { pluginEnabledIn, registrations, settingsFiles, type Registration } from '../settings-files.js';
 
@@ -13,7 +14,8 @@ function why(stderr: string, stdout: string, status: number | null, signal: stri
 
 /**
  * Every Leopold hook the settings register, started as Claude Code starts it (`sh -c` with
- * `$CLAUDE_PROJECT_DIR` set, from the project root, with this PATH) on an empty stdin: a
+ * `$CLAUDE_PROJECT_DIR` set, from the project root, with this PATH; a detached one in the
+ * foreground, runtime/project-cli detachedHook) on an empty stdin: a
  * hook that loads answers that with its fail-open answer, exit 0 and nothing on stdout. A
  * command that cannot start (a moved install, a missing bundle, a node too old to load it)
  * is what the client would silently skip.
@@ -28,7 +30,8 @@ export function checkHooks(ctx: DoctorContext): DoctorCheck {
   }
   const broken: string[] = [];
   for (const r of distinct) {
-    const out = spawnSync('/bin/sh', ['-c', r.command], {
+    // A detached hook (StopFailure) is started in the foreground here: detached, its failure would go unseen.
+    const out = spawnSync('/bin/sh', ['-c', unwrapDetachedHook(r.command) ?? r.command], {
       cwd: ctx.root,
       input: '',
       encoding: 'utf8',
