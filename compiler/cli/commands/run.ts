@@ -6,7 +6,6 @@ import type { Command } from 'commander';
 import { BRIEF_FILES, findBriefDir } from '../../brief/index.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { decidedForYou, decisionsSince, readDecisions, recordEvents, type DecisionRecord } from '../../../runtime/decisions/index.js';
-import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import {
   armLock,
   grantLift,
