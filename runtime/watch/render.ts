@@ -4,9 +4,10 @@ import { failuresText } from '../stop/summary.js';
 import type { WatchView } from './model.js';
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** ` "text"` (cut to `max`), or nothing when the plan does not name the item (yet). */
 const quoted = (s: string, max: number) => {
   const text = oneLine(s);
-  return `"${text.length > max ? `${text.slice(0, max - 1)}…` : text}"`;
+  return text === '' ? '' : ` "${text.length > max ? `${text.slice(0, max - 1)}…` : text}"`;
 };
 const grouped = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
@@ -60,7 +61,7 @@ export function renderFrame(view: WatchView, width = 100): string[] {
   if (state.active) {
     lines.push(
       now
-        ? `Now: item ${now.item} ${quoted(now.text, 60)} · attempt ${now.attempt} · turn ${turn} of at most ${view.maxIterations}`
+        ? `Now: item ${now.item}${quoted(now.text, 60)} · attempt ${now.attempt} · turn ${turn} of at most ${view.maxIterations}`
         : `Now: waiting for the first item · turn ${turn} of at most ${view.maxIterations}`,
     );
   }
@@ -104,7 +105,7 @@ export function changeLines(before: WatchView | null, after: WatchView): string[
   const then = before && !newRun ? current(before) : null;
   const now = current(after);
   if (now && (then === null || then.item !== now.item || then.attempt !== now.attempt)) {
-    lines.push(`turn ${Math.max(state.iteration, after.events.iteration)}: item ${now.item} ${quoted(now.text, 60)} (attempt ${now.attempt})`);
+    lines.push(`turn ${Math.max(state.iteration, after.events.iteration)}: item ${now.item}${quoted(now.text, 60)} (attempt ${now.attempt})`);
   }
   const seen = new Set((before && !newRun ? before.decisions : []).map((d) => d.n));
   for (const d of after.decisions) if (!seen.has(d.n)) lines.push(`decision D${d.n}: ${oneLine(d.title)}`);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leopold, leopoldBinary } from '../support/built-dist.js';
@@ -47,7 +47,9 @@ describe('leopold run status --watch', () => {
       const lines = readFileSync(join(leo, 'PLAN.md'), 'utf8').split('\n');
       const at = lines.findIndex((l) => l.startsWith('- [')) + n - 1;
       lines[at] = lines[at]!.replace('- [ ]', '- [x]');
-      writeFileSync(join(leo, 'PLAN.md'), lines.join('\n'));
+      // Replaced in one step, as leopold plan tick does: the watch never reads half a plan.
+      writeFileSync(join(leo, '.PLAN.md.tmp'), lines.join('\n'));
+      renameSync(join(leo, '.PLAN.md.tmp'), join(leo, 'PLAN.md'));
     };
 
     const watch = startWatch(dir);
@@ -65,7 +67,8 @@ describe('leopold run status --watch', () => {
     await watch.until(/^progress \[███░░░░░░░\] 1\/3 items done$/m);
     event({ event: 'turn', item: 2, iteration: 2 });
     await watch.until(/^turn 2: item 2 "Document the parser" \(attempt 1\)$/m);
-    writeFileSync(join(leo, 'DECISIONS.md'), `# Decisions\n\n${decision(1, 'Document the public API only')}`);
+    writeFileSync(join(leo, '.DECISIONS.md.tmp'), `# Decisions\n\n${decision(1, 'Document the public API only')}`);
+    renameSync(join(leo, '.DECISIONS.md.tmp'), join(leo, 'DECISIONS.md'));
     await watch.until(/^decision D1: Document the public API only$/m);
     event({ event: 'failure', item: 2, kind: 'verification', iteration: 2 });
     event({ event: 'turn', item: 2, iteration: 3 });
@@ -77,7 +80,8 @@ describe('leopold run status --watch', () => {
 
     // The run ends the way the Stop hook ends it: state.json first, then the stop event.
     const state = JSON.parse(readFileSync(join(leo, 'state.json'), 'utf8')) as Record<string, unknown>;
-    writeFileSync(join(leo, 'state.json'), JSON.stringify({ ...state, active: false, stop_reason: 'plan_complete', finished_at: '2999-01-01T00:00:09.000Z' }));
+    writeFileSync(join(leo, '.state.json.tmp'), JSON.stringify({ ...state, active: false, stop_reason: 'plan_complete', finished_at: '2999-01-01T00:00:09.000Z' }));
+    renameSync(join(leo, '.state.json.tmp'), join(leo, 'state.json'));
     event({ event: 'stop', reason: 'plan_complete', detail: 'every item is done', iteration: 4, done: 3, total: 3, engine: 'session' });
     expect(await watch.exited).toBe(0);
     expect(watch.output()).toMatch(/^stopped: plan_complete · every item is done · 3\/3 items done\n$/m);

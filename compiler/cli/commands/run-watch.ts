@@ -46,7 +46,7 @@ export function watchRun(leopoldDir: string, out: WatchOutput = process.stdout, 
     let busy = false;
     let again = false;
     let ended = false;
-    let stopping = false;
+    let stoppingSince: number | null = null;
     const end = (code: number) => {
       if (ended) return;
       ended = true;
@@ -70,16 +70,18 @@ export function watchRun(leopoldDir: string, out: WatchOutput = process.stdout, 
         if (changed || shown === null) show(view);
         const state = view.state;
         // Follow the run that is active; a new start is followed too. Once it ends, so does the
-        // watch, one poll later: the stop event is logged just after state.json says so.
+        // watch: when its stop event is read (logged just after state.json says so), or a poll
+        // interval later when none comes (`run finish` logs a finish event instead).
         if (state?.active) {
           followed = state.started_at;
-          stopping = false;
+          stoppingSince = null;
         } else if (followed === null || state === null || state.started_at === followed) {
-          if (stopping || followed === null) {
+          stoppingSince ??= Date.now();
+          if (followed === null || view.events.stop !== null || Date.now() - stoppingSince >= pollMs) {
             const last = stopLine(view);
             if (!tty && last) out.write(`${last}\n`);
             end(0);
-          } else stopping = true;
+          }
         }
       } finally {
         busy = false;

@@ -271,8 +271,9 @@ export function registerRun(program: Command): void {
       const excluded = excludedWarning(excludedCommands(join(dir, '..'), homedir()));
       if (excluded) process.stderr.write(`${excluded}\n`);
       const armed = lockedWrite(() => armLock(dir, { now: new Date(), requireSandbox: options.requireSandbox === true }));
-      // Started from a Claude Code session, that session owns the run (its commands carry its id).
-      const owner = ownerFor(process.env.CLAUDE_CODE_SESSION_ID, 'start', new Date());
+      // Started from a Claude Code session, that session owns a session run (its commands carry its id).
+      // A workflow run has no owner: its Stop hook never drives it.
+      const owner = options.engine === 'session' ? ownerFor(process.env.CLAUDE_CODE_SESSION_ID, 'start', new Date()) : null;
       const { state, replaced } = await startRun(dir, { engine: options.engine, force: options.force === true, owner });
       if (replaced === 'active') process.stdout.write('Replaced the active run (--force).\n');
       else if (replaced !== null) process.stdout.write(`Replaced an unusable state.json (${replaced}).\n`);
