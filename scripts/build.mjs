@@ -217,6 +217,10 @@ await buildExecutable('runtime/hooks/guard/main.ts', 'dist/hooks/guard.js', { ba
 // require(), hence the same banner as the CLI.
 await buildExecutable('runtime/hooks/stop/main.ts', 'dist/hooks/stop.js', { banner: SHEBANG_WITH_REQUIRE, minify: true });
 
+// The StopFailure hook as its own bundle (`node dist/hooks/stop-failure.js`): it runs only
+// when a turn dies on an API error, and ends the session run with `api_error`. No commander.
+await buildExecutable('runtime/hooks/stop-failure/main.ts', 'dist/hooks/stop-failure.js', { banner: SHEBANG_WITH_REQUIRE, minify: true });
+
 // The workflow runtime, bundled ONCE here: templates/workflow/entry.ts + runtime/workflow as
 // one IIFE assigning `leopoldWorkflow`. `leopold compile` reads it from beside dist/leopold.js
 // and embeds it after the plan; it must meet CLAUDE-CODE.md §1–2 (no imports, no node
@@ -276,7 +280,8 @@ if (warmUp.status !== 0) throw new Error(`scripts/code-cache.mjs failed (exit ${
 // .claude-plugin/marketplace.json makes it its own one-plugin marketplace too.
 const plugin = resolve(root, 'dist/plugin');
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
-const { PROJECT_CLI } = await importModule('runtime/project-cli/index.ts');
+const PROJECT_CLI_MODULE = await importModule('runtime/project-cli/index.ts');
+const { PROJECT_CLI } = PROJECT_CLI_MODULE;
 const fill = (template, values) => template.replace(/\{\{([A-Z_]+)\}\}/g, (whole, name) => values[name] ?? whole);
 const write = (path, text, mode = 0o644) => {
   mkdirSync(dirname(resolve(plugin, path)), { recursive: true });
@@ -295,6 +300,7 @@ for (const [from, to] of [
   [RUNTIME_BUNDLE_HASH, 'dist/workflow-runtime.js.sha256'],
   ['dist/hooks/guard.js', 'hooks/guard.js'],
   ['dist/hooks/stop.js', 'hooks/stop.js'],
+  ['dist/hooks/stop-failure.js', 'hooks/stop-failure.js'],
   ['templates/brief', 'templates/brief'],
   ['templates/settings', 'templates/settings'],
   ['templates/skill', 'templates/skill'],
@@ -307,8 +313,9 @@ write('.claude-plugin/marketplace.json', json({ name: 'leopold', owner: { name: 
 // What leopoldInstall() looks for: the package root holding templates/ beside dist/.
 write('package.json', json({ name: 'leopold', version: pkg.version, private: true, type: 'module', description: 'The Leopold Claude Code plugin (see .claude-plugin/plugin.json).' }));
 const hookCommand = (hook) => JSON.stringify(`node "\${CLAUDE_PLUGIN_ROOT}/hooks/${hook}.js" --plugin`).slice(1, -1);
-write('hooks/hooks.json', fill(readFileSync(resolve(root, 'templates/settings/hooks.json'), 'utf8'), { GUARD_COMMAND: hookCommand('guard'), STOP_COMMAND: hookCommand('stop') }));
-for (const skill of ['leopold-workflow', 'leopold-run']) {
+write('hooks/hooks.json', fill(readFileSync(resolve(root, 'templates/settings/hooks.json'), 'utf8'), { GUARD_COMMAND: hookCommand('guard'), STOP_COMMAND: hookCommand('stop'), STOP_FAILURE_COMMAND: JSON.stringify(PROJECT_CLI_MODULE.detachedHook(`node "\${CLAUDE_PLUGIN_ROOT}/hooks/stop-failure.js" --plugin`)).slice(1, -1) }));
+// Every skill init installs (compiler/cli/commands/init.ts SKILLS): each folder of templates/skill.
+for (const skill of readdirSync(resolve(root, 'templates/skill')).sort()) {
   write(`skills/${skill}/SKILL.md`, fill(readFileSync(resolve(root, `templates/skill/${skill}/SKILL.md`), 'utf8'), { LEOPOLD: PROJECT_CLI }));
 }
 write('bin/leopold', '#!/bin/sh\n# The Leopold CLI of this plugin: the bundled dist/leopold.js, wherever the plugin lives.\nexec node "$(dirname -- "$0")/../dist/leopold.js" "$@"\n', 0o755);

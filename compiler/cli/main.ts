@@ -35,6 +35,7 @@ const COMMANDS: Readonly<Record<string, LoadRegister>> = {
   init: async () => (await import('./commands/init.js')).registerInit,
   simulate: async () => (await import('./commands/simulate.js')).registerSimulate,
   ci: async () => (await import('./commands/ci.js')).registerCi,
+  doctor: async () => (await import('./commands/doctor.js')).registerDoctor,
 };
 
 /**

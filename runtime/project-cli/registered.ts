@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { leopoldHookOf } from './index.js';
+import { leopoldHookOf, type LeopoldHookName } from './index.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -20,7 +20,7 @@ function hookCommands(settings: unknown): unknown[] {
  * the hook then stays silent, so a project never runs two guards or two Stop hooks
  * (docs/init.md, "Plugin and init together"). Unreadable settings count as none.
  */
-export function projectRunsOwnHook(projectDir: string, hook: 'guard' | 'stop'): boolean {
+export function projectRunsOwnHook(projectDir: string, hook: LeopoldHookName): boolean {
   for (const name of ['settings.json', 'settings.local.json']) {
     let settings: unknown;
     try {

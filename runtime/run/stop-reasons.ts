@@ -18,5 +18,6 @@ export const STOP_REASONS = [
   'no_progress_across_windows',
   'max_windows',
   'run_budget',
+  'api_error',
 ] as const;
 export type StopReason = (typeof STOP_REASONS)[number];

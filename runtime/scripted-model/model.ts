@@ -146,6 +146,11 @@ export class ScriptedModel {
     }
     const steps = this.stepsFor(trigger, cwd);
     const step = steps[done];
+    if (step !== undefined && 'error' in step) {
+      const failed: Reply = { kind: 'error', status: step.error.status, message: step.error.message };
+      this.record({ thread: 'main', agentId: null, key: trigger.kind === 'stop-hook' ? `stop-hook:${trigger.item ?? '-'}` : trigger.kind, attempt: done + 1, schema: null, reply: describe(failed) });
+      return failed;
+    }
     const blocks: ReplyBlock[] =
       step === undefined
         ? [{ type: 'text', text: 'Done.' }]

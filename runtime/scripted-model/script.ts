@@ -3,12 +3,15 @@ import { AnswerScriptSchema, parseAnswerScript } from '../host/answers.js';
 
 /**
  * One main-thread model turn: a tool call (Bash, Write, Workflow, Skill, any tool the
- * client offers) or a final text that ends the turn. Strings may hold `{{result.<key>}}`
- * (a field of the last workflow result) and `{{item}}` (the item a Stop-hook block named).
+ * client offers), a final text that ends the turn, or an API error in place of an answer
+ * (`status` 429, 500, 529, 401, …; with the client's retries off, the turn dies on it and
+ * the client fires StopFailure). Strings may hold `{{result.<key>}}` (a field of the last
+ * workflow result) and `{{item}}` (the item a Stop-hook block named).
  */
 export const MainStepSchema = z.union([
   z.strictObject({ tool: z.string().min(1), input: z.record(z.string(), z.unknown()) }),
   z.strictObject({ text: z.string() }),
+  z.strictObject({ error: z.strictObject({ status: z.number().int().min(400).max(599), message: z.string().default('scripted model: an API error') }) }),
 ]);
 export type MainStep = z.infer<typeof MainStepSchema>;
 

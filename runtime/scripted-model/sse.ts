@@ -33,8 +33,16 @@ export function writeMessageStream(res: ServerResponse, id: string, model: strin
   res.end();
 }
 
+/** The Messages API's error type for an HTTP status. */
+const ERROR_TYPES: Readonly<Record<number, string>> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  429: 'rate_limit_error',
+  529: 'overloaded_error',
+};
+
 /** An API error body as the Messages API sends it. */
 export function writeApiError(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ type: 'error', error: { type: status === 400 ? 'invalid_request_error' : 'api_error', message } }));
+  res.end(JSON.stringify({ type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } }));
 }

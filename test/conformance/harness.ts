@@ -78,7 +78,8 @@ export interface Project {
   home: string;
   /** PATH for the client (no leopold on it). */
   path: string;
-  leopold(args: string[], input?: string): { code: number; stdout: string; stderr: string };
+  /** Runs the project's Leopold as the user would in a terminal (`env` adds to the environment, e.g. a session id). */
+  leopold(args: string[], input?: string, env?: NodeJS.ProcessEnv): { code: number; stdout: string; stderr: string };
   read(file: string): string;
   cleanup(): void;
 }
@@ -102,12 +103,13 @@ export function makeProject(dist: { dir: string }, brief: ProjectBrief): Project
   mkdirSync(home);
   // No `leopold` on PATH: everything runs the project's own install, as on a teammate's clone.
   const path = process.env.PATH ?? '';
-  const leopold = (args: string[], input?: string) => {
+  const leopold = (args: string[], input?: string, env: NodeJS.ProcessEnv = {}) => {
     const out = spawnSync(process.execPath, [join(dist.dir, 'dist', 'leopold.js'), ...args], {
       cwd: dir,
       encoding: 'utf8',
       input,
-      env: { ...process.env, PATH: path, LEOPOLD_AUTONOMY: '' },
+      // A terminal, not a Claude Code session (whatever session the tests run in): no session id, unless given.
+      env: { ...process.env, PATH: path, LEOPOLD_AUTONOMY: '', CLAUDE_CODE_SESSION_ID: '', CLAUDECODE: '', ...env },
     });
     return { code: out.status ?? -1, stdout: out.stdout, stderr: out.stderr };
   };

@@ -47,8 +47,14 @@ describe('the protocol, once', () => {
   });
 
   it('goes again to a new session (a new context window)', async () => {
-    const { stop } = await project();
+    const { root, stop } = await project();
+    writeFileSync(join(root, '.leopold', 'GUARDRAILS.md'), '- max_context_mb: 1\n');
     await stop('s1');
+    // The first session's transcript passes max_context_mb: its window rolls, and the next session resumes.
+    appendFileSync(join(root, 'transcript.jsonl'), `${'x'.repeat(1024 * 1024)}\n`);
+    const stdin = JSON.stringify({ session_id: 's1', transcript_path: join(root, 'transcript.jsonl'), cwd: root, hook_event_name: 'Stop', background_tasks: [] });
+    expect((await runStopHook(stdin, { env: {}, processCwd: root })).kind).toBe('message');
+    writeFileSync(join(root, 'transcript.jsonl'), '{"type":"user"}\n');
     const resumed = await stop('s2');
     expect(resumed).toMatch(/^Leopold run: this session is context window 2 .*CHECKPOINT\.md[\s\S]*\n\nLeopold run protocol/);
   });

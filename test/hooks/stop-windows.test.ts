@@ -173,10 +173,13 @@ describe('context windows (dist/hooks/stop.js)', () => {
     expect(later).toMatch(/^Leopold run, turn 3 .*item 3 now/);
   });
 
-  it('the next session opens a window even without a roll: the old one closes (cause new_session) and leaves its checkpoint', () => {
+  it('after a takeover, the next session opens a window even without a roll: the old one closes (cause new_session) and leaves its checkpoint', () => {
     const dir = project();
     blockOf(stop(dir, 's1', 1000));
     tick(dir, 2);
+    // Another session is a bystander until the user hands the run over (`leopold run takeover` from a terminal: no owner).
+    expect(stop(dir, 's2', 1000)).not.toContain('"decision"');
+    writeFileSync(join(dir, '.leopold', 'state.json'), JSON.stringify({ ...stateOf(dir), owner: null }));
     const reason = blockOf(stop(dir, 's2', 1000));
     expect(reason).toMatch(/context window 2 of an active run\. Read \.leopold\/CHECKPOINT\.md first[\s\S]*item 3 now/);
     expect(checkpointOf(dir)).toMatch(/^Context window 1 of at most 10 closed: a Stop came from a new session\. It closed 1 item\.$/m);

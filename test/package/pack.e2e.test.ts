@@ -54,7 +54,7 @@ describe('the npm package', () => {
   it('packs the built CLI, hooks, runtime and templates, and nothing machine-specific', () => {
     expect(existsSync(tarball)).toBe(true);
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
-    for (const file of ['package/package.json', 'package/README.md', 'package/dist/leopold.js', 'package/dist/workflow-runtime.js', 'package/dist/hooks/guard.js', 'package/dist/hooks/stop.js', 'package/templates/settings/hooks.json', 'package/templates/skill/leopold-run/SKILL.md', 'package/templates/brief/PLAN.md', 'package/docs/init.md']) {
+    for (const file of ['package/package.json', 'package/README.md', 'package/dist/leopold.js', 'package/dist/workflow-runtime.js', 'package/dist/hooks/guard.js', 'package/dist/hooks/stop.js', 'package/dist/hooks/stop-failure.js', 'package/templates/settings/hooks.json', 'package/templates/skill/leopold-run/SKILL.md', 'package/templates/brief/PLAN.md', 'package/docs/init.md']) {
       expect(files).toContain(file);
     }
     expect(files.filter((f) => /\/(test|fixtures|bench|compiler|runtime|scripts|node_modules)\/|dist\/plugin|\.tgz$|\.ts$/.test(f))).toEqual([]);

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_CLI } from '../../runtime/project-cli/index.js';
+import { PROJECT_CLI, unwrapDetachedHook } from '../../runtime/project-cli/index.js';
 import { builtPlugin, privatePackage, root } from '../support/built-dist.js';
 
 // The Claude Code plugin `npm run build` makes (dist/plugin, `claude --plugin-dir`): its
@@ -58,15 +58,16 @@ describe('the Claude Code plugin (dist/plugin)', () => {
     expect(market).toMatchObject({ name: 'leopold', plugins: [{ name: 'leopold', source: './' }] });
 
     const hooks = hooksOf(join(plugin, 'hooks', 'hooks.json'));
-    expect(Object.keys(hooks).sort()).toEqual(['PreToolUse', 'Stop']);
+    expect(Object.keys(hooks).sort()).toEqual(['PreToolUse', 'Stop', 'StopFailure']);
     expect(hooks.PreToolUse!.map((g) => g.matcher)).toEqual(['Bash', 'Write|Edit|MultiEdit']);
     for (const groups of Object.values(hooks)) {
       for (const { command } of groups.flatMap((g) => g.hooks)) {
-        expect(command).toMatch(/^node "\$\{CLAUDE_PLUGIN_ROOT\}\/hooks\/(guard|stop)\.js" --plugin$/);
+        // The StopFailure hook runs detached from the client (runtime/project-cli detachedHook).
+        expect(unwrapDetachedHook(command) ?? command).toMatch(/^node "\$\{CLAUDE_PLUGIN_ROOT\}\/hooks\/(guard|stop|stop-failure)\.js" --plugin$/);
         expect(existsSync(join(plugin, /"\$\{CLAUDE_PLUGIN_ROOT\}\/([^"]+)"/.exec(command)![1]!))).toBe(true);
       }
     }
-    for (const skill of ['leopold-workflow', 'leopold-run']) {
+    for (const skill of ['leopold-workflow', 'leopold-run', 'leopold-status', 'leopold-stop', 'leopold-brief']) {
       const text = readFileSync(join(plugin, 'skills', skill, 'SKILL.md'), 'utf8');
       expect(text).toMatch(new RegExp(`^---\\nname: ${skill}\\n`));
       expect(text).toContain(`${PROJECT_CLI} run `);
@@ -124,5 +125,17 @@ describe('the Claude Code plugin (dist/plugin)', () => {
     expect({ guards: now.guards, stops: now.stops }).toEqual({ guards: 1, stops: 1 });
     expect(now.outputs[0]!.guard).toMatch(/"deny"/);
     expect(now.outputs[1]).toEqual({ guard: '', stop: '' });
+
+    // The StopFailure hook too: the plugin's steps aside, the project's ends the run. Both
+    // commands detach the hook from the client (runtime/project-cli detachedHook): run the
+    // plugin's node part in the foreground to see it answer nothing, and wait for the project's.
+    const failed = { session_id: 's', cwd: join(dir, 'src'), hook_event_name: 'StopFailure', error: 'rate_limit' };
+    const pluginNode = unwrapDetachedHook(commandOf(pluginHooks, 'StopFailure'))!;
+    expect(hook(pluginNode, failed, env, join(dir, 'src'))).toMatchObject({ code: 0, stdout: '' });
+    expect(JSON.parse(readFileSync(join(dir, '.leopold', 'state.json'), 'utf8'))).toMatchObject({ active: true });
+    expect(hook(commandOf(projectHooks, 'StopFailure'), failed, env, join(dir, 'src'))).toMatchObject({ code: 0, stdout: '' });
+    const ended = () => (JSON.parse(readFileSync(join(dir, '.leopold', 'state.json'), 'utf8')) as { stop_reason: string | null }).stop_reason === 'api_error';
+    for (let waited = 0; !ended() && waited < 60_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    expect(JSON.parse(readFileSync(join(dir, '.leopold', 'state.json'), 'utf8'))).toMatchObject({ active: false, stop_reason: 'api_error' });
   });
 });

@@ -90,7 +90,8 @@ export async function leopoldBinary(): Promise<string> {
 
 /** Runs the binary in `cwd` (LEOPOLD_AUTONOMY cleared); returns exit code, stdout and stderr. */
 export function leopold(bin: string, cwd: string, args: string[]): { code: number; stdout: string; stderr: string } {
-  const out = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, LEOPOLD_AUTONOMY: '' } });
+  // Never the session id of a Claude Code session the tests happen to run in: `run start` would record it as the owner.
+  const out = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, LEOPOLD_AUTONOMY: '', CLAUDE_CODE_SESSION_ID: '' } });
   return { code: out.status ?? -1, stdout: out.stdout, stderr: out.stderr };
 }
 
@@ -99,7 +100,7 @@ export function leopold(bin: string, cwd: string, args: string[]): { code: numbe
  * `dist/hooks/<hook>.js` (what `leopold init` registers) and `dist/leopold.js hook <hook>`.
  * Returns the argv after `node` for each, keyed by how a test names it.
  */
-export async function builtHook(work: string, hook: 'guard' | 'stop'): Promise<Record<string, string[]>> {
+export async function builtHook(work: string, hook: 'guard' | 'stop' | 'stop-failure'): Promise<Record<string, string[]>> {
   await copyDist({ into: work, files: ['leopold.js', `hooks/${hook}.js`] });
   return {
     [`dist/hooks/${hook}.js`]: [join(work, `${hook}.js`)],

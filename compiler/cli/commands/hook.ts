@@ -32,4 +32,16 @@ export function registerHook(program: Command): void {
       if (out.stderr !== '') process.stderr.write(out.stderr);
       process.exitCode = out.exitCode;
     });
+
+  hook
+    .command('stop-failure')
+    .description('StopFailure hook: a turn died on an API error; end the session run with api_error and say how to resume (fails open)')
+    .action(async () => {
+      const [{ readStdin }, { runStopFailureHook }] = await Promise.all([
+        import('../../../runtime/hooks/guard/index.js'),
+        import('../../../runtime/hooks/stop-failure/index.js'),
+      ]);
+      const out = await runStopFailureHook(readStdin(), { env: process.env, processCwd: process.cwd() });
+      if (out !== '') process.stdout.write(out);
+    });
 }

@@ -25,7 +25,8 @@ export interface LeopoldInstall {
 }
 
 const BRIEF_TEMPLATES = ['MISSION.md', 'CHARTER.md', 'GUARDRAILS.md', 'PLAN.md'] as const;
-const SKILLS = ['leopold-workflow', 'leopold-run'] as const;
+/** The skills init installs (templates/skill/<name>/SKILL.md); the plugin ships the same list (scripts/build.mjs). */
+export const SKILLS = ['leopold-workflow', 'leopold-run', 'leopold-status', 'leopold-stop', 'leopold-brief'] as const;
 
 /**
  * The Leopold package this code runs from: the nearest ancestor with a package.json named
@@ -65,14 +66,16 @@ interface HookGroup {
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Leopold's hooks block (templates/settings/hooks.json) with the commands filled in. */
-export function hookBlock(template: string, commands: { guard: string; stop: string }): Record<string, HookGroup[]> {
-  const text = fill(template, { GUARD_COMMAND: JSON.stringify(commands.guard).slice(1, -1), STOP_COMMAND: JSON.stringify(commands.stop).slice(1, -1) });
+export function hookBlock(template: string, commands: { guard: string; stop: string; stopFailure: string }): Record<string, HookGroup[]> {
+  const json = (command: string) => JSON.stringify(command).slice(1, -1);
+  const text = fill(template, { GUARD_COMMAND: json(commands.guard), STOP_COMMAND: json(commands.stop), STOP_FAILURE_COMMAND: json(commands.stopFailure) });
   return (JSON.parse(text) as { hooks: Record<string, HookGroup[]> }).hooks;
 }
 
 /**
  * Merges Leopold's hooks block into parsed settings.json (PreToolUse `Bash` and
- * `Write|Edit|MultiEdit` → the guard, Stop → the Stop hook). Every foreign key and entry
+ * `Write|Edit|MultiEdit` → the guard, Stop → the Stop hook, StopFailure → the hook that
+ * ends a run an API error killed). Every foreign key and entry
  * is kept in place. Leopold's own entries end up exactly once each: an older Leopold
  * command (another checkout's path, a moved package: `isLeopoldHook`) or a duplicate is
  * removed (`removed`), and ours is added where missing (`added`), so a second run changes
@@ -164,11 +167,11 @@ function createOnly(path: string, data: string): 'created' | 'kept' {
  * runtime/fs, the kill switch and the git tokens), never committed. docs/init.md says
  * what a team does commit.
  */
-export const IGNORE_RULES = ['state.json', 'events.jsonl', 'CHECKPOINT.md', 'record.json', 'amend.md', '.DECISIONS.md.append', '.CHARTER.md.rules', '.PLAN.md.items.json', 'STOP', 'ALLOW_GIT', 'ALLOW_PUSH', 'lock.json', '*.lock', '*.lock.broken-*', '.*.tmp'] as const;
+export const IGNORE_RULES = ['state.json', 'events.jsonl', 'CHECKPOINT.md', 'record.json', 'amend.md', '.DECISIONS.md.append', '.CHARTER.md.rules', '.PLAN.md.items.json', 'STOP', 'stop-request', 'ALLOW_GIT', 'ALLOW_PUSH', 'lock.json', '.bystanders', '*.lock', '*.lock.broken-*', '.*.tmp'] as const;
 const IGNORE_HEADER = '# Written by leopold init: a Leopold run\'s own transient files (see docs/init.md). Commit the rest of .leopold/.';
 
 /** What the hooks and the agents' commands run: the project's own install (runtime/project-cli). */
-const PROJECT_INSTALL_FILES = ['node_modules/leopold/dist/hooks/guard.js', 'node_modules/leopold/dist/hooks/stop.js', 'node_modules/.bin/leopold'] as const;
+export const PROJECT_INSTALL_FILES = ['node_modules/leopold/dist/hooks/guard.js', 'node_modules/leopold/dist/hooks/stop.js', 'node_modules/leopold/dist/hooks/stop-failure.js', 'node_modules/.bin/leopold'] as const;
 
 /** A skill written by an older init names one machine's `dist/leopold.js`: Leopold's, stale. */
 const MACHINE_BOUND_SKILL = /otherwise\s+`node [^`\n]*dist[\\/]leopold\.js`/;

@@ -6,7 +6,6 @@ import type { Command } from 'commander';
 import { BRIEF_FILES, findBriefDir } from '../../brief/index.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { decidedForYou, decisionsSince, readDecisions, recordEvents, type DecisionRecord } from '../../../runtime/decisions/index.js';
-import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import {
   armLock,
   grantLift,
@@ -33,6 +32,10 @@ import { EngineSchema, readState, startedState, StopReasonSchema, updateState, t
 import { eventsOfRun, failuresText, finishedState, foldJournal, renderRunSummary, stopOf, type LoggedEvent } from '../../../runtime/run/index.js';
 import { readEventLog } from '../../../runtime/decisions/events.js';
 import { clientAlive } from '../../../runtime/state/client.js';
+import { ownerFor, withOwner, type RunOwner } from '../../../runtime/owner/index.js';
+import { registerRunTakeover } from './run-takeover.js';
+import { stopMessage, stopRun } from './run-stop.js';
+import { everydayStatusLines } from './run-status.js';
 import type { PlanIR } from '../../../runtime/plan/schema.js';
 
 /** The kill switch's file name inside `.leopold/`. */
@@ -51,7 +54,7 @@ function briefDir(cwd: string): string {
  */
 export async function startRun(
   dir: string,
-  options: { engine: string; force: boolean },
+  options: { engine: string; force: boolean; owner?: RunOwner | null },
   now: () => Date = () => new Date(),
 ): Promise<{ state: RunState; replaced: StateReading['problem'] | 'active' }> {
   const engine = EngineSchema.safeParse(options.engine);
@@ -68,9 +71,9 @@ export async function startRun(
       );
     }
     replaced = current?.active ? 'active' : problem !== 'missing' ? problem : null;
-    return startedState(engine.data, now());
+    return withOwner(startedState(engine.data, now()), options.owner ?? null);
   });
-  await recordEvents(dir, [{ event: 'start', engine: engine.data, forced: replaced === 'active' }], now);
+  await recordEvents(dir, [{ event: 'start', engine: engine.data, forced: replaced === 'active', ...(options.owner ? { owner: options.owner.session } : {}) }], now);
   return { state, replaced };
 }
 
@@ -254,14 +257,6 @@ export function renderLock(record: LockRecord | null, sandbox: SandboxAvailabili
   return `Lock: armed since ${record.armed_at} · ${os} · grants: ${record.grants.join(', ') || 'none'}${record.require_sandbox ? ' · sandbox required' : ''} (lift it with leopold run unlock)`;
 }
 
-/** Raises the kill switch; false when it was already raised. */
-export function raiseKillSwitch(dir: string, now: Date): boolean {
-  const path = join(dir, KILL_SWITCH);
-  if (isRegularFile(path)) return false;
-  lockedWrite(() => writeFileAtomic(path, `Raised by leopold run stop at ${now.toISOString()}.\nThe run stops at its next check. Remove this file to allow runs again.\n`));
-  return true;
-}
-
 /** `leopold run start|finish|status|stop`. */
 export function registerRun(program: Command): void {
   const run = program.command('run').description('Start, end, show or stop a Leopold run (.leopold/state.json, .leopold/STOP)');
@@ -291,7 +286,10 @@ export function registerRun(program: Command): void {
       const excluded = excludedWarning(excludedCommands(join(dir, '..'), homedir()));
       if (excluded) process.stderr.write(`${excluded}\n`);
       const armed = lockedWrite(() => armLock(dir, { now: new Date(), requireSandbox: options.requireSandbox === true }));
-      const { state, replaced } = await startRun(dir, { engine: options.engine, force: options.force === true });
+      // Started from a Claude Code session, that session owns a session run (its commands carry its id).
+      // A workflow run has no owner: its Stop hook never drives it.
+      const owner = options.engine === 'session' ? ownerFor(process.env.CLAUDE_CODE_SESSION_ID, 'start', new Date()) : null;
+      const { state, replaced } = await startRun(dir, { engine: options.engine, force: options.force === true, owner });
       if (replaced === 'active') process.stdout.write('Replaced the active run (--force).\n');
       else if (replaced !== null) process.stdout.write(`Replaced an unusable state.json (${replaced}).\n`);
       process.stdout.write(
@@ -352,8 +350,14 @@ export function registerRun(program: Command): void {
     .command('status')
     .description('Show the run (.leopold/state.json; a workflow run as its journal has it, and whether its client is alive), the kill switch and the lock')
     .option('--json', 'print { state, problem, killSwitch, lock, client } as JSON')
-    .action((options: { json?: boolean }) => {
+    .option('--watch', 'follow the active run live until it stops (Ctrl-C to leave): progress, the current item, decisions, the stop')
+    .action(async (options: { json?: boolean; watch?: boolean }) => {
       const dir = briefDir(process.cwd());
+      if (options.watch) {
+        if (options.json) throw new LeopoldError('leopold run status: give --watch or --json, not both');
+        process.exitCode = await (await import('./run-watch.js')).watchRun(dir);
+        return;
+      }
       const { reading, client } = workflowView(dir, readState(dir));
       const killSwitch = isRegularFile(join(dir, KILL_SWITCH));
       const lock = readLockRecord(dir);
@@ -361,11 +365,16 @@ export function registerRun(program: Command): void {
       if (options.json) {
         const lockJson = lock ? { armed: true, armedAt: lock.armed_at, grants: lock.grants, requireSandbox: lock.require_sandbox } : { armed: false };
         process.stdout.write(`${JSON.stringify({ state: reading.state, problem: reading.problem, killSwitch, lock: { ...lockJson, sandbox }, client }, null, 2)}\n`);
-      } else process.stdout.write(`${renderStatus(reading, killSwitch)}\n${client ? `${renderClient(client)}\n` : ''}${renderLock(lock, sandbox)}\n`);
+      } else {
+        const lines = [renderStatus(reading, killSwitch), ...(client ? [renderClient(client)] : []), ...everydayStatusLines(dir, reading), renderLock(lock, sandbox)];
+        process.stdout.write(`${lines.join('\n')}\n`);
+      }
       if (!sandbox.available) process.stderr.write(`${sandboxWarning(sandbox)}\n`);
       const excluded = excludedWarning(excludedCommands(join(dir, '..'), homedir()));
       if (excluded) process.stderr.write(`${excluded}\n`);
     });
+
+  registerRunTakeover(run);
 
   run
     .command('continue')
@@ -384,11 +393,12 @@ export function registerRun(program: Command): void {
     .description('Raise the kill switch (.leopold/STOP): both engines stop at their next check')
     .action(async () => {
       const dir = briefDir(process.cwd());
-      const raised = raiseKillSwitch(dir, new Date());
-      if (raised) await recordEvents(dir, [{ event: 'kill_switch' }]);
-      process.stdout.write(
-        `${raised ? 'Kill switch raised' : 'Kill switch already raised'}: .leopold/STOP. The run stops at its next check.\n` +
-          'To clear it (only you should): rm .leopold/STOP\n',
+      // A write refused for another reason than the sandbox is one line, saying who can do it.
+      const outcome = await stopRun(dir, new Date()).catch((error: unknown) =>
+        lockedWrite(() => {
+          throw error;
+        }),
       );
+      process.stdout.write(stopMessage(outcome));
     });
 }

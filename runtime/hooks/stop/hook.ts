@@ -19,6 +19,14 @@ import { stopTurn, type Turn } from './engine.js';
 import { findBriefDirFrom } from '../../fs/brief-dir.js';
 import { compactedSince, decidedForYouOfRun, decisionsOfRun, eventsSince, killSwitchRaised, readOptional, transcriptBytes } from './files.js';
 import { parseStopInput } from './input.js';
+import { SILENT, type StopAnswer } from './answer.js';
+
+export { stopAnswerOutput, type StopAnswer } from './answer.js';
+import { honourStopRequest } from '../../kill-switch/index.js';
+import { API_ERROR_STOP } from '../../api-error/index.js';
+import { afterApiErrorNotice } from './after-api-error.js';
+import { ownerVerdict, withOwner, type RunOwner } from '../../owner/index.js';
+import { bystanderAnswer, rolledWindowSession } from './bystander.js';
 import { hookMemoryOf } from './memory.js';
 import { blockReason, repairReason } from './reason.js';
 
@@ -31,27 +39,6 @@ export interface StopHookEnvironment {
 
 // Thrown inside the state update when, under the lock, there is nothing to conduct.
 class NotOurs {}
-
-/**
- * What the Stop hook answers: keep the session on the next item (`block`, with the
- * instruction), let it stop with a message for the user (`message`), or say nothing.
- */
-export type StopAnswer = { kind: 'block'; reason: string } | { kind: 'message'; text: string } | { kind: 'silent' };
-
-const SILENT: StopAnswer = { kind: 'silent' };
-
-/**
- * How an answer leaves the process. A block is exit code 2 with the reason on stderr: the
- * client then puts the reason into the model's context once, where a JSON
- * `{"decision":"block"}` answer puts it there twice, as hook feedback and again as a
- * system message (measured on 2.1.332; docs/hooks.md). A message is `{"systemMessage":…}`
- * on stdout, exit 0; silence is nothing, exit 0.
- */
-export function stopAnswerOutput(answer: StopAnswer): { stdout: string; stderr: string; exitCode: 0 | 2 } {
-  if (answer.kind === 'block') return { stdout: '', stderr: `${answer.reason}\n`, exitCode: 2 };
-  if (answer.kind === 'message') return { stdout: `${JSON.stringify({ systemMessage: answer.text })}\n`, stderr: '', exitCode: 0 };
-  return { stdout: '', stderr: '', exitCode: 0 };
-}
 
 /**
  * The Stop hook (docs/hooks.md): hook JSON in, the answer out — a block to keep the
@@ -72,9 +59,16 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     leopoldDir = findBriefDirFrom([...(project ? [project] : []), ...(input.cwd ? [input.cwd] : []), where.processCwd]);
     if (leopoldDir === null) return SILENT;
     const dir = leopoldDir;
+    // /leopold-stop asked from inside Claude's sandbox: this hook runs outside it and raises the kill switch.
+    const honoured = honourStopRequest(dir, now());
+    if (honoured && honoured.raised) await recordEvents(dir, [{ event: 'kill_switch', via: 'stop-request', ...(input.sessionId ? { session: input.sessionId } : {}) }], now);
     const { state } = readState(dir);
     if (state?.active && state.engine === 'workflow' && input.workflowRunning) await recordWorkflowClient(dir);
+    if (state !== null && !state.active && state.stop_reason === API_ERROR_STOP) return await afterApiErrorNotice(dir, state, input.sessionId);
     if (state === null || !state.active || state.engine !== 'session' || input.workflowRunning) return SILENT;
+    // One owner per run: another session's stop is its own, and the run is left alone.
+    const seen = ownerVerdict(state, input.sessionId, now(), rolledWindowSession(state));
+    if (seen.type === 'bystander') return await bystanderAnswer(dir, state, seen.owner, input.sessionId!, now);
 
     const planPath = join(dir, 'PLAN.md');
     statSync(planPath); // a run without a plan is broken: fail open, with an error event
@@ -92,13 +86,18 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     const bytes = transcriptBytes(input.transcriptPath);
 
     let turn: Turn | null = null;
+    let claimed: RunOwner | null = null;
     try {
       await updateState(dir, (current) => {
         if (!current?.active || current.engine !== 'session') throw new NotOurs();
+        // Asked again under the lock: a takeover or another session's claim may have landed since.
+        const verdict = ownerVerdict(current, input.sessionId, now(), rolledWindowSession(current));
+        if (verdict.type === 'bystander') throw new NotOurs();
+        claimed = verdict.claim;
         const memory = hookMemoryOf(current);
         const since = eventsSince(dir, memory.pending?.offset ?? null);
         turn = stopTurn({
-          state: current,
+          state: claimed ? withOwner(current, claimed) : current,
           items,
           events: since.events,
           eventsOffset: since.size,
@@ -123,6 +122,8 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     }
     const done: Turn = turn!;
     const action = done.action;
+    const owned = claimed as RunOwner | null;
+    if (owned) await recordEvents(dir, [{ event: 'owner', session: owned.session, via: owned.via }], now);
     const checkpointFile = join(dir, 'CHECKPOINT.md');
     const windowEvents: EventInput[] = done.closed.map((w) => ({
       event: 'window',
