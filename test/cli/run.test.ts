@@ -131,7 +131,7 @@ describe('leopold run', () => {
     expect(start.stderr).toMatch(/^ {2}hint: Did you mean "ask"\?/m);
     expect(start.stderr).toMatch(/^GUARDRAILS\.md:4:3: error\b.*unknown-guardrail.*"max_iteration" is not a GUARDRAILS key/m);
     expect(start.stderr).toMatch(/^ {2}hint: Did you mean "max_iterations"\?/m);
-    expect(start.stderr).toMatch(/^leopold: run start refused: GUARDRAILS\.md is not read as written \(2 errors above\); fix it and start again\. Nothing was started\.$/m);
+    expect(start.stderr).toMatch(/^leopold: run start refused: the brief does not pass leopold graph --strict \(2 problems above\); fix it and start again\. Nothing was started\.$/m);
     // Refused before the lock is armed or a state written.
     expect(readdirSync(join(root, '.leopold')).sort()).toEqual(before);
 
@@ -139,6 +139,21 @@ describe('leopold run', () => {
     writeFileSync(join(root, '.leopold', 'GUARDRAILS.md'), '# Guardrails\n\n- autonomy: ask   # strict\n- max_iterations: 2   # cap\n');
     expect(leopold(bin, root, ['run', 'start', '--engine', engine]).code).toBe(0);
     expect(state(root)).toMatchObject({ active: true, engine });
+  });
+
+  it.each(['session', 'workflow'])('start --engine %s refuses a plan graph --strict refuses, with the same diagnostics: a route to an item that does not exist', (engine) => {
+    const root = project();
+    writeFileSync(join(root, '.leopold', 'PLAN.md'), '# Plan\n\n- [ ] @tool `npm test`\n  @on exit!=0 -> #fix\n- [ ] Ship it\n');
+    const before = readdirSync(join(root, '.leopold')).sort();
+    const graph = leopold(bin, root, ['graph', '--strict']);
+    const start = leopold(bin, root, ['run', 'start', '--engine', engine]);
+    expect(graph.code).toBe(1);
+    expect(start.code).toBe(1);
+    const diagnostics = (text: string) => text.split('\n').filter((line) => /^\S+:\d+:\d+: /.test(line));
+    expect(diagnostics(start.stderr)).toEqual(diagnostics(graph.stderr));
+    expect(start.stderr).toMatch(/dangling-edge/);
+    expect(start.stderr).toMatch(/^leopold: run start refused: the brief does not pass leopold graph --strict/m);
+    expect(readdirSync(join(root, '.leopold')).sort()).toEqual(before);
   });
 
   it('a corrupt state.json is reported by status and replaced by start, never a crash', () => {

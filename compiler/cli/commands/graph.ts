@@ -9,6 +9,7 @@ import { renderDiagnostics } from '../../diagnostics/render.js';
 import { dot, mermaid, renderGraphJson, type PlanAnalysis } from '../../graph-output/index.js';
 import { buildCompiledPlan, emitScript, emitWorkflow, scriptSize } from '../../emit/index.js';
 import { analyzePlan, type CompileOptions } from '../../index.js';
+import type { ParseProgress } from '../../../runtime/plan/parse/index.js';
 import { declaredValues } from '../../../runtime/plan/kind-facts.js';
 import type { PlanItem } from '../../../runtime/plan/schema.js';
 import { hasGraph } from '../../../runtime/run/index.js';
@@ -58,18 +59,10 @@ function runGraph(planArg: string | undefined, opts: GraphOptions): number {
   const cwd = process.cwd();
   const planPath = resolvePlanPath(planArg, cwd);
   const text = readTextFile(planPath, 'plan file');
-  // GUARDRAILS.md sits beside PLAN.md in a brief; its bad values are warnings like any other.
-  const guardrailsPath = join(dirname(planPath), BRIEF_FILES.guardrails);
-  const guardrails = readGuardrails(guardrailsPath);
   // Only with text diagnostics: --json promises nothing on stderr, machine formats no stray byte.
   const progress = opts.json || opts.format !== 'text' ? SILENT_PROGRESS : parseProgress(text, planPath);
-  const plain = analyzePlan(text, planPath, progress.update);
-  const found = [...plain.diagnostics, ...guardrails.diagnostics];
-  if (!hasErrors(found)) found.push(...sizeLimit(plain, planPath, guardrails.guardrails, cwd));
+  const { analysis, sources } = checkPlanFile(planPath, text, cwd, progress.update);
   progress.done();
-  const analysis: PlanAnalysis = { ...plain, diagnostics: sortDiagnostics(found) };
-  const sources = new Map([[planPath, text]]);
-  if (guardrails.diagnostics.length > 0) sources.set(guardrailsPath, guardrails.text);
 
   if (opts.json) {
     process.stdout.write(renderGraphJson(analysis));
@@ -81,6 +74,24 @@ function runGraph(planArg: string | undefined, opts: GraphOptions): number {
     if (opts.format === 'text' && analysis.diagnostics.length > 0) process.stderr.write(`${tally(analysis.diagnostics)}\n`);
   }
   return exitCode(analysis.diagnostics, opts.strict);
+}
+
+/**
+ * Everything `leopold graph` checks in a plan file, and the texts its diagnostics point
+ * into: the plan's analysis, GUARDRAILS.md beside it (its problems are warnings here) and,
+ * when nothing else is wrong, the script size compile would refuse. `run start` (either
+ * engine) refuses a plan on the same diagnostics `graph --strict` does (entry-gate.ts).
+ */
+export function checkPlanFile(planPath: string, text: string, cwd: string, onParseProgress?: ParseProgress): { analysis: PlanAnalysis; sources: Map<string, string> } {
+  // GUARDRAILS.md sits beside PLAN.md in a brief; its bad values are warnings like any other.
+  const guardrailsPath = join(dirname(planPath), BRIEF_FILES.guardrails);
+  const guardrails = readGuardrails(guardrailsPath);
+  const plain = analyzePlan(text, planPath, onParseProgress);
+  const found = [...plain.diagnostics, ...guardrails.diagnostics];
+  if (!hasErrors(found)) found.push(...sizeLimit(plain, planPath, guardrails.guardrails, cwd));
+  const sources = new Map([[planPath, text]]);
+  if (guardrails.diagnostics.length > 0) sources.set(guardrailsPath, guardrails.text);
+  return { analysis: { ...plain, diagnostics: sortDiagnostics(found) }, sources };
 }
 
 /**

@@ -25,7 +25,7 @@ import {
 } from '../../../runtime/lock/index.js';
 import { parseGuardrailSettings } from '../../../runtime/guardrails/index.js';
 import { EXIT } from '../exit.js';
-import { guardrailsRefusal } from '../guardrails-refusal.js';
+import { entryRefusal } from '../entry-gate.js';
 import { notifyRunEnded } from '../../../runtime/notify/index.js';
 import { parsePlan } from '../../../runtime/plan/parse/index.js';
 import { EngineSchema, readState, startedState, StopReasonSchema, updateState, type RunState, type StateReading } from '../../../runtime/state/index.js';
@@ -269,11 +269,12 @@ export function registerRun(program: Command): void {
     .option('--require-sandbox', "refuse to start where Claude Code's sandbox cannot run, and make Claude Code refuse unsandboxed commands (sandbox.failIfUnavailable)")
     .action(async (options: { engine: string; force?: boolean; requireSandbox?: boolean }) => {
       const dir = briefDir(process.cwd());
-      // Before anything is armed or written: a run never starts on limits the file does not say.
-      const refused = guardrailsRefusal(dir, process.cwd(), 'text');
+      // The entry gate, before anything is armed or written: the plan as `graph --strict`
+      // checks it, and GUARDRAILS.md read as written.
+      const refused = entryRefusal(dir, process.cwd());
       if (refused.count > 0) {
         process.stderr.write(
-          `${refused.rendered}leopold: run start refused: ${refused.file} is not read as written (${refused.count === 1 ? '1 error' : `${refused.count} errors`} above); fix it and start again. Nothing was started.\n`,
+          `${refused.rendered}leopold: run start refused: the brief does not pass leopold graph --strict (${refused.count === 1 ? '1 problem' : `${refused.count} problems`} above); fix it and start again. Nothing was started.\n`,
         );
         process.exitCode = EXIT.planErrors;
         return;
