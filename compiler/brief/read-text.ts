@@ -1,4 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { FileError } from '../../runtime/fs/file-error.js';
+import { decodeUtf8, readRegularFile } from '../../runtime/fs/read.js';
 import { LeopoldError } from '../diagnostics/diagnostic.js';
 
 /** Plans and briefs are prose; anything bigger than this is not one (and would stall the parser). */
@@ -6,28 +8,27 @@ export const MAX_TEXT_BYTES = 16 * 1024 * 1024;
 
 /**
  * Reads a UTF-8 text file for the compiler, turning every way it can fail into a
- * one-line LeopoldError naming `path` as given: missing, a directory, unreadable, too big,
- * binary (a NUL byte) or not UTF-8. The BOM is kept so positions stay true to the bytes.
+ * one-line LeopoldError naming `path` as given: missing, a directory, a FIFO or a device
+ * (opened without blocking: never waited on), unreadable, too big, binary (a NUL byte) or
+ * not UTF-8 (with the line and column of the first bad byte, as every command says it:
+ * runtime/fs/read.ts). The BOM is kept so positions stay true to the bytes.
  */
 export function readTextFile(path: string, what = 'file'): string {
   const shown = displayPath(path);
   const a = withArticle(what);
   let bytes: Buffer;
   try {
-    const stat = statSync(path);
-    if (stat.isDirectory()) throw new LeopoldError(`is a directory, expected ${a}`, shown);
-    if (!stat.isFile()) throw new LeopoldError(`is not a regular file, expected ${a}`, shown);
-    if (stat.size > MAX_TEXT_BYTES) throw new LeopoldError(`is ${stat.size} bytes; ${a} must be under ${MAX_TEXT_BYTES} bytes`, shown);
-    bytes = readFileSync(path);
+    bytes = readRegularFile(path, MAX_TEXT_BYTES);
   } catch (error) {
     throw asLeopoldError(error, shown, what);
   }
   const nul = bytes.indexOf(0);
   if (nul !== -1) throw new LeopoldError(`looks binary (NUL byte at offset ${nul}), expected a UTF-8 ${what}`, shown);
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    throw new LeopoldError(`is not valid UTF-8 text, expected a UTF-8 ${what}`, shown);
+    return decodeUtf8(bytes, path, `a UTF-8 ${what}`);
+  } catch (error) {
+    const e = error as FileError;
+    throw new LeopoldError(e.reason, shown, e.line, e.column);
   }
 }
 
@@ -54,6 +55,8 @@ export function readOptionalTextFile(path: string, what = 'file'): string {
 function asLeopoldError(error: unknown, path: string, what: string): LeopoldError {
   if (error instanceof LeopoldError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  // Refused by the reader itself (a FIFO, a device, too big): its reason says what it found.
+  if (error instanceof FileError && code === undefined) return new LeopoldError(`${error.reason.replace(/^it /, '')}, expected ${withArticle(what)}`, path);
   switch (code) {
     case 'ENOENT':
       return new LeopoldError(`no such file (expected ${withArticle(what)})`, path);

@@ -30,6 +30,12 @@ export interface AmendFileRequest {
    * the lock (compile: the whole compile must succeed); false writes nothing.
    */
   mayWrite?: (amended: string) => boolean;
+  /**
+   * What must be written with the amendment, still under the lock (compile: its
+   * DECISIONS.md entry). If it fails, PLAN.md and the budget are put back and the failure
+   * is thrown.
+   */
+  afterWrite?: (outcome: RepairOutcome) => void | Promise<void>;
 }
 
 /** What the pipeline did. */
@@ -55,8 +61,7 @@ export interface AmendFileResult {
  */
 export async function amendPlanFile(request: AmendFileRequest): Promise<AmendFileResult> {
   const briefDir = dirname(request.planPath);
-  return rewritePlan(request.planPath, async ({ bytes, write }) => {
-    const text = bytes.toString('utf8');
+  return rewritePlan(request.planPath, async ({ bytes, text, write }) => {
     const drifted = request.basis !== undefined && !bytes.equals(request.basis);
     const active = readState(briefDir).state;
     const spent = active?.active ? active.amendments_used : 0;
@@ -69,12 +74,27 @@ export async function amendPlanFile(request: AmendFileRequest): Promise<AmendFil
     write(appended ?? outcome.text);
     const changes = outcome.judgement?.accepted.length ?? 0;
     let used = spent + changes;
-    if (readState(briefDir).state?.active) {
-      const state = await updateState(briefDir, (current) => {
-        const base = current ?? emptyState();
-        return { ...base, amendments_used: base.amendments_used + changes };
-      });
-      used = state.amendments_used;
+    let counted = false;
+    try {
+      if (readState(briefDir).state?.active) {
+        const state = await updateState(briefDir, (current) => {
+          const base = current ?? emptyState();
+          return { ...base, amendments_used: base.amendments_used + changes };
+        });
+        counted = true;
+        used = state.amendments_used;
+      }
+      await request.afterWrite?.(outcome);
+    } catch (error) {
+      // All or nothing: a budget or a trail that cannot be written (a full disk) takes the
+      // amendment back, as far as the disk still allows, before the failure is reported.
+      try {
+        write(bytes);
+        if (counted) await updateState(briefDir, (current) => ({ ...(current ?? emptyState()), amendments_used: Math.max(0, (current?.amendments_used ?? 0) - changes) }));
+      } catch {
+        // The disk refuses even that: the failure below still says which file could not be written.
+      }
+      throw error;
     }
     return { ...unwritten, written: true, used };
   });

@@ -4,7 +4,7 @@ import { LeopoldError } from '../diagnostics/diagnostic.js';
 import { SCRIPT_PATH } from '../emit/index.js';
 import { compile } from '../index.js';
 import { highestDecisionNumber } from '../../runtime/decisions/trail.js';
-import { readEventLog } from '../../runtime/decisions/events.js';
+import { readAllEvents } from '../../runtime/decisions/events.js';
 import { eventsOfRun, foldJournal } from '../../runtime/run/index.js';
 import { parsePlan } from '../../runtime/plan/parse/index.js';
 import { clientAlive } from '../../runtime/state/client.js';
@@ -43,7 +43,7 @@ export function continuationFor(leopoldDir: string, cwd: string, options: { forc
   const planText = readTextFile(layout.planAbs, 'plan');
   const now = compile(planText, { ...readCompileOptions(layout, cwd, undefined), repair: undefined });
   if (!now.ok || now.compiled === null) throw new LeopoldError(`${layout.planShown} no longer compiles (leopold graph shows why); the run cannot continue on it`);
-  const journal = eventsOfRun(readEventLog(leopoldDir));
+  const journal = eventsOfRun(readAllEvents(leopoldDir));
   const model = foldJournal(journal, parsePlan(planText, layout.planShown).items);
   const launches = journal.filter((event) => event.event === 'workflow-start').length;
   const decisions = readOptionalTextFile(join(leopoldDir, 'DECISIONS.md'), 'decision trail');

@@ -1,23 +1,18 @@
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { newFileMode, writeFileAtomic, writeWhole } from '../fs/atomic.js';
+import { asFileError } from '../fs/file-error.js';
 import { withLock, type LockOptions } from '../fs/lock.js';
+import { openRegular } from '../fs/read.js';
 import { liftedCharterRules } from '../persona/charter-rules-cache.js';
 import { DecisionRefusedError, refusalOf } from './protocol.js';
 import { parseDecisionInput } from './record-input.js';
 import { DECISIONS_HEADING, isPersonaEntry, renderDecision } from './render.js';
 import type { DecisionInput } from './schema.js';
+import { DECISIONS_FILE, DECISIONS_JOURNAL, DECISIONS_LOCK, readJournal } from './file.js';
 import { highestDecisionNumber } from './trail.js';
 
-/** DECISIONS.md inside `.leopold/`. */
-export const DECISIONS_FILE = 'DECISIONS.md';
-/** The lock file that serializes DECISIONS.md's writers. */
-export const DECISIONS_LOCK = 'DECISIONS.md.lock';
-/**
- * The append journal: the lock holder writes `<size before> <size after>` here before it
- * appends and removes it after the fsync, so the next holder can cut an append that a
- * killed writer left half done.
- */
-export const DECISIONS_JOURNAL = '.DECISIONS.md.append';
+export { DECISIONS_FILE, DECISIONS_JOURNAL, DECISIONS_LOCK };
 
 /** The new text of DECISIONS.md and the numbers given to the entries, in order. */
 export interface PlannedAppend {
@@ -98,28 +93,19 @@ function readTail(fd: number, size: number): DecisionsTail {
 // A journal left by a writer killed during its append: the file is back to its size
 // before that append, unless the append finished (then it is kept whole).
 function recoverFromJournal(leopoldDir: string, fd: number): void {
-  const journal = join(leopoldDir, DECISIONS_JOURNAL);
-  let recorded: string;
-  try {
-    recorded = readFileSync(journal, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  const [before, after] = recorded.trim().split(' ').map(Number);
+  const recorded = readJournal(leopoldDir);
   const size = fstatSync(fd).size;
-  if (before !== undefined && after !== undefined && Number.isSafeInteger(before) && size > before && size !== after) {
-    ftruncateSync(fd, before);
+  if (recorded && size > recorded.before && size !== recorded.after) {
+    ftruncateSync(fd, recorded.before);
     fsyncSync(fd);
   }
-  rmSync(journal, { force: true });
+  rmSync(join(leopoldDir, DECISIONS_JOURNAL), { force: true });
 }
 
 /** Writes all of `data` at the end of `fd` (opened for append); on any failure the file is cut back to `size`. */
 function appendWhole(fd: number, data: Buffer, size: number): void {
   try {
-    let written = 0;
-    while (written < data.length) written += writeSync(fd, data, written);
+    writeWhole(fd, data);
     fsyncSync(fd);
   } catch (error) {
     ftruncateSync(fd, size);
@@ -157,16 +143,25 @@ export async function appendDecisions(
   return withLock(
     join(leopoldDir, DECISIONS_LOCK),
     () => {
-      const fd = openSync(path, 'a+', 0o644);
+      // Opened without blocking and only as a regular file: a FIFO there must not hang a scribe.
+      const { fd } = openRegular(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT, 'write', newFileMode(path));
       try {
         recoverFromJournal(leopoldDir, fd);
         const size = fstatSync(fd).size;
         const planned = appendedText(readTail(fd, size), parsed, now(), rules);
         const data = Buffer.from(planned.text, 'utf8');
-        writeFileSync(journal, `${size} ${size + data.length}\n`);
-        appendWhole(fd, data, size);
+        writeFileAtomic(journal, `${size} ${size + data.length}\n`, { durable: false });
+        try {
+          appendWhole(fd, data, size);
+        } catch (error) {
+          // Cut back to its old size, the file holds no part of this append: nothing to journal.
+          if (fstatSync(fd).size === size) rmSync(journal, { force: true });
+          throw error;
+        }
         rmSync(journal, { force: true });
         return planned.numbers;
+      } catch (error) {
+        throw asFileError(error, path, 'write');
       } finally {
         closeSync(fd);
       }

@@ -1,4 +1,7 @@
-import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { newFileMode, writeWhole } from './atomic.js';
+import { FileError, asFileError } from './file-error.js';
+import { readRegularFile } from './read.js';
 
 /** How long to wait for a lock before giving up, and how old a lock of a live pid may get. */
 export interface LockOptions {
@@ -7,6 +10,14 @@ export interface LockOptions {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// A lock file holds `pid token`; anything longer is not one of ours.
+const MAX_LOCK_BYTES = 4096;
+
+/** A lock file's content, read without blocking: a FIFO or a device at the lock's path is refused, not waited on. */
+function readLock(path: string): string {
+  return readRegularFile(path, MAX_LOCK_BYTES).toString('utf8');
+}
 
 /**
  * A token no other holder of this lock will have: the pid is unique among live processes,
@@ -37,9 +48,11 @@ function breakIfStale(path: string, staleMs: number): void {
   let content: string;
   let mtimeMs: number;
   try {
-    content = readFileSync(path, 'utf8');
+    content = readLock(path);
     mtimeMs = statSync(path).mtimeMs;
-  } catch {
+  } catch (error) {
+    // Something that is not a lock file sits where the lock belongs: say so, never wait on it.
+    if (error instanceof FileError && error.code !== 'ENOENT') throw error;
     return; // released meanwhile
   }
   const pid = Number.parseInt(content.split(' ')[0] ?? '', 10);
@@ -53,7 +66,7 @@ function breakIfStale(path: string, staleMs: number): void {
   }
   let taken = '';
   try {
-    taken = readFileSync(aside, 'utf8');
+    taken = readLock(aside);
   } catch {
     /* nothing to compare */
   }
@@ -70,6 +83,32 @@ function breakIfStale(path: string, staleMs: number): void {
 }
 
 /**
+ * Creates the lock file holding `token`; false when another holder has it. A lock file that
+ * cannot be written whole (a full disk) is removed again before the error is thrown, so a
+ * failed attempt never leaves a lock behind.
+ */
+function tryTake(path: string, token: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, newFileMode(path));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw asFileError(error, path, 'take the lock');
+  }
+  try {
+    try {
+      writeWhole(fd, Buffer.from(token, 'utf8'));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    rmSync(path, { force: true });
+    throw asFileError(error, path, 'take the lock');
+  }
+  return true;
+}
+
+/**
  * Runs `fn` while holding an exclusive lock file at `path` (created with O_EXCL; the file
  * holds `pid token`). Stale locks left by killed processes are recovered. The lock is
  * released even when `fn` throws.
@@ -81,17 +120,7 @@ export async function withLock<T>(path: string, fn: () => T | Promise<T>, option
   const started = Date.now();
   let delay = 2;
   for (;;) {
-    try {
-      const fd = openSync(path, 'wx', 0o644);
-      try {
-        writeSync(fd, token);
-      } finally {
-        closeSync(fd);
-      }
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
+    if (tryTake(path, token)) break;
     breakIfStale(path, staleMs);
     if (Date.now() - started > timeoutMs) {
       throw new Error(`timed out after ${timeoutMs} ms waiting for the lock ${path}`);
@@ -103,7 +132,7 @@ export async function withLock<T>(path: string, fn: () => T | Promise<T>, option
     return await fn();
   } finally {
     try {
-      if (readFileSync(path, 'utf8') === token) rmSync(path, { force: true });
+      if (readLock(path) === token) rmSync(path, { force: true });
     } catch {
       /* already gone */
     }

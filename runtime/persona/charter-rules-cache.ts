@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { readOptionalFile, readRegularFile } from '../fs/read.js';
 
 // `leopold record` lifts CHARTER.md's rules for every persona entry, and lifting parses
 // Markdown with remark: loading and running it was most of a cold `record`. The rules
@@ -26,7 +26,7 @@ interface CachedLift {
 
 function readCache(path: string): CachedLift | undefined {
   try {
-    const cached = JSON.parse(readFileSync(path, 'utf8')) as Partial<CachedLift> | null;
+    const cached = JSON.parse(readRegularFile(path).toString('utf8')) as Partial<CachedLift> | null;
     if (typeof cached?.lifter !== 'string' || typeof cached.charter !== 'string') return undefined;
     if (!Array.isArray(cached.rules) || !cached.rules.every((rule) => typeof rule === 'string')) return undefined;
     return cached as CachedLift;
@@ -55,7 +55,8 @@ export async function liftedCharterRules(leopoldDir: string): Promise<readonly s
   } else {
     rules = (await import('./charter-rules.js')).charterRules(charter);
     try {
-      writeFileAtomic(cachePath, `${JSON.stringify({ lifter: LIFTER, charter, rules: [...rules] } satisfies CachedLift)}\n`);
+      // It holds the charter's text: no one may read it who cannot read CHARTER.md.
+      writeFileAtomic(cachePath, `${JSON.stringify({ lifter: LIFTER, charter, rules: [...rules] } satisfies CachedLift)}\n`, { durable: false, notWiderThan: join(leopoldDir, CHARTER_FILE) });
     } catch {
       // A cache that cannot be written (a read-only .leopold/) only costs the next call a lift.
     }
@@ -64,12 +65,7 @@ export async function liftedCharterRules(leopoldDir: string): Promise<readonly s
   return rules;
 }
 
-/** A file's text, or undefined when it does not exist (other errors throw). */
+/** A file's text, or undefined when it does not exist (other failures, a FIFO included, throw a FileError). */
 function readIfPresent(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  return readOptionalFile(path)?.toString('utf8');
 }

@@ -1,5 +1,6 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../fs/atomic.js';
+import { MAX_READ_BYTES, readRegularFile } from '../fs/read.js';
 import type { PlanItem } from './schema.js';
 
 /**
@@ -35,21 +36,23 @@ export async function planItems(planPath: string, text: string): Promise<PlanIte
 export function rememberItems(planPath: string, text: string, items: readonly PlanItem[]): void {
   // Temp file and rename, so no reader sees half a file; no fsync: a cache lost in a crash
   // costs a parse, and one that survives stale is told apart by its text.
-  const path = cacheOf(planPath);
-  const temp = `${path}.${process.pid}.tmp`;
   try {
-    writeFileSync(temp, JSON.stringify({ version: VERSION, text, items } satisfies CacheFile));
-    renameSync(temp, path);
+    // It holds the plan's text: no one may read it who cannot read the plan.
+    writeFileAtomic(cacheOf(planPath), JSON.stringify({ version: VERSION, text, items } satisfies CacheFile), { durable: false, notWiderThan: planPath });
   } catch {
-    rmSync(temp, { force: true }); // a cache that cannot be written costs the next reader a parse, nothing else
+    // A cache that cannot be written costs the next reader a parse, nothing else.
   }
 }
+
+// The cache holds the plan's text and its items: a few times the plan, which is at most MAX_READ_BYTES.
+const MAX_CACHE_BYTES = 4 * MAX_READ_BYTES;
 
 const cacheOf = (planPath: string) => join(dirname(planPath), PLAN_CACHE);
 
 function readCache(path: string): CacheFile | null {
   try {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<CacheFile>;
+    // A regular file only, read without blocking: a FIFO here costs a parse, never a hang.
+    const parsed = JSON.parse(readRegularFile(path, MAX_CACHE_BYTES).toString('utf8')) as Partial<CacheFile>;
     if (parsed.version !== VERSION || typeof parsed.text !== 'string' || !Array.isArray(parsed.items)) return null;
     return parsed as CacheFile;
   } catch {

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readRegularFile } from '../fs/read.js';
 import { join } from 'node:path';
 import { leopoldHookOf, type LeopoldHookName } from './index.js';
 
@@ -13,6 +14,9 @@ function hookCommands(settings: unknown): unknown[] {
     .map((hook: unknown) => (isObject(hook) ? hook.command : undefined));
 }
 
+// Settings files are a few KiB; past this, they are not read (as if unreadable).
+const SETTINGS_BYTES = 4 * 1024 * 1024;
+
 /**
  * True when the project's own settings (`.claude/settings.json` or `settings.local.json`)
  * register Leopold's `hook` in a form that will run here: a script that exists (with
@@ -24,7 +28,8 @@ export function projectRunsOwnHook(projectDir: string, hook: LeopoldHookName): b
   for (const name of ['settings.json', 'settings.local.json']) {
     let settings: unknown;
     try {
-      settings = JSON.parse(readFileSync(join(projectDir, '.claude', name), 'utf8').replace(/^\uFEFF/, ''));
+      // A regular file only, read without blocking: the plugin's hooks read this on every call.
+      settings = JSON.parse(readRegularFile(join(projectDir, '.claude', name), SETTINGS_BYTES).toString('utf8').replace(/^\uFEFF/, ''));
     } catch {
       continue;
     }

@@ -96,7 +96,7 @@ describe('readTextFile', () => {
     );
     writeFileSync(join(dir, 'latin1.md'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
     expect(errorOf(() => readTextFile(join(dir, 'latin1.md'), 'plan file')).render()).toBe(
-      `${join(dir, 'latin1.md')}: is not valid UTF-8 text, expected a UTF-8 plan file`,
+      `${join(dir, 'latin1.md')}:1:4: is not valid UTF-8 text (byte 0xe9), expected a UTF-8 plan file`,
     );
   });
 

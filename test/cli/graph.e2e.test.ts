@@ -253,7 +253,7 @@ describe('leopold graph: usage and input errors exit 2 with one line, no stack',
   it('binary data and invalid UTF-8', () => {
     const dir = project({ 'bin.md': Buffer.from([0x2d, 0x20, 0x5b, 0x20, 0x5d, 0x00, 0xff]), 'latin.md': Buffer.from('- [ ] caf\xe9\n', 'latin1') });
     expectOneLine(leopold(['graph', 'bin.md'], dir), /^leopold: bin\.md: looks binary \(NUL byte at offset 5\)/);
-    expectOneLine(leopold(['graph', 'latin.md'], dir), /^leopold: latin\.md: is not valid UTF-8 text/);
+    expectOneLine(leopold(['graph', 'latin.md'], dir), /^leopold: latin\.md:1:10: is not valid UTF-8 text \(byte 0xe9\)/);
   });
 
   it('no plan given and no .leopold/ above the working directory', () => {

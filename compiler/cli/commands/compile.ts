@@ -166,7 +166,7 @@ async function runCompile({ opts, layout, text, base, report, sources, cwd }: Co
     // pipeline then judges it under the lock against PLAN.md as it is by then.
     const answer = await repairAnswer(opts, layout, text, amendmentsUsed(layout.briefDir));
     if (!answer.ok) return planErrors(`repair refused: ${answer.reason}; ${layout.planShown} was not changed.`);
-    const repaired = await repairPlanFile(answer.answer, { text, base, layout });
+    const repaired = await repairPlanFile(answer.answer, { text, base, layout, file: base.file });
     if (repaired.drifted) sources.set(layout.planShown, repaired.judgedText);
     const { outcome } = repaired;
     if (!outcome.ok && repaired.drifted) {
@@ -181,7 +181,7 @@ async function runCompile({ opts, layout, text, base, report, sources, cwd }: Co
     result = repaired.compiled!;
     if (repaired.written) {
       if (repaired.drifted) report.note(`${layout.planShown} changed while the repair ran; the proposals were judged again against it and still apply`);
-      await recordRepair(outcome, layout, base.file, report);
+      recordRepair(outcome, layout, repaired.recorded, report);
     }
   } else if (wantsRepair) {
     return planErrors('not repaired: no proposal source (give --repair-from FILE|- or --repair-cmd CMD)');
@@ -251,6 +251,8 @@ async function repairAnswer(opts: CompileCliOptions, layout: Layout, text: strin
 /** A repair's verdict and, when the amended plan compiled, that compile (what gets emitted). */
 interface RepairedPlan extends AmendFileResult {
   compiled: CompileResult | null;
+  /** The DECISIONS.md number the repair was recorded under, when it was written. */
+  recorded: number | null;
 }
 
 /**
@@ -259,8 +261,9 @@ interface RepairedPlan extends AmendFileResult {
  * proposals are judged against the current text. PLAN.md is written (with the budget in
  * state.json) only when the amended plan validates and the whole compile succeeds.
  */
-async function repairPlanFile(answer: string, { text, base, layout }: { text: string; base: CompileOptions; layout: Layout }): Promise<RepairedPlan> {
+async function repairPlanFile(answer: string, { text, base, layout, file }: { text: string; base: CompileOptions; layout: Layout; file: string }): Promise<RepairedPlan> {
   let compiled: CompileResult | null = null;
+  let recorded: number | null = null;
   const result = await amendPlanFile({
     planPath: layout.planAbs,
     shown: layout.planShown,
@@ -269,8 +272,13 @@ async function repairPlanFile(answer: string, { text, base, layout }: { text: st
     charter: base.charter,
     basis: Buffer.from(text, 'utf8'),
     mayWrite: (amended) => (compiled = compile(amended, base)).ok,
+    // The repair and its DECISIONS.md entry land together: an entry that cannot be written
+    // (a full disk) puts PLAN.md back.
+    afterWrite: async (outcome) => {
+      recorded = (await appendDecisions(layout.briefDir, [repairDecision(outcome, file)]))[0] ?? null;
+    },
   });
-  return { ...result, compiled };
+  return { ...result, compiled, recorded };
 }
 
 /** Why proposals judged again against a changed plan no longer fit it, in a few words. */
@@ -282,13 +290,12 @@ function whyNot(outcome: RepairOutcome): string {
 }
 
 /**
- * After a successful repair (PLAN.md and the budget already written by the pipeline): the
- * diff on stdout and a DECISIONS.md entry.
+ * After a successful repair (PLAN.md, the budget and the DECISIONS.md entry already written
+ * by the pipeline): the diff on stdout and where the entry is.
  */
-async function recordRepair(outcome: RepairOutcome, layout: Layout, file: string, report: StderrReport): Promise<void> {
+function recordRepair(outcome: RepairOutcome, layout: Layout, n: number | null, report: StderrReport): void {
   process.stdout.write(outcome.diff);
   const spent = outcome.judgement?.accepted.length ?? 0;
-  const [n] = await appendDecisions(layout.briefDir, [repairDecision(outcome, file)]);
   report.note(`repaired ${layout.planShown} (${spent} change${spent === 1 ? '' : 's'}); recorded D${n} in .leopold/DECISIONS.md`);
 }
 

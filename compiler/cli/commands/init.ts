@@ -1,10 +1,11 @@
 import { sandboxAvailability, sandboxWarning } from '../../../runtime/lock/sandbox.js';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
-import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
+import { createFileAtomic, writeFileAtomic } from '../../../runtime/fs/atomic.js';
+import { readOptionalFile } from '../../../runtime/fs/read.js';
 import { isLeopoldHook, PROJECT_CLI, PROJECT_HOOKS } from '../../../runtime/project-cli/index.js';
 import { EXIT } from '../exit.js';
 
@@ -150,16 +151,15 @@ function readTemplate(install: LeopoldInstall, path: string): string {
   }
 }
 
-/** Writes `data` to a new file only: an existing file is never replaced (kept). */
+/** Writes `data` to a new file only, whole or not at all: an existing file is never replaced (kept). */
 function createOnly(path: string, data: string): 'created' | 'kept' {
   mkdirSync(dirname(path), { recursive: true });
-  try {
-    writeFileSync(path, data, { flag: 'wx', mode: 0o644 });
-    return 'created';
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return 'kept';
-    throw error;
-  }
+  return createFileAtomic(path, data) ? 'created' : 'kept';
+}
+
+/** A file init reads to merge into, or null when there is none (a FIFO or a device is refused, never waited on). */
+function readExisting(path: string): string | null {
+  return readOptionalFile(path)?.toString('utf8') ?? null;
 }
 
 /**
@@ -191,7 +191,7 @@ function planInit(root: string, install: LeopoldInstall): PlannedStep[] {
   const step = (path: string, action: InitAction, note: string, write?: () => void) => steps.push({ path: relative(root, path) || path, action, note, write });
 
   const settingsPath = join(root, '.claude', 'settings.json');
-  const existing = existsSync(settingsPath) ? readFileSync(settingsPath, 'utf8') : null;
+  const existing = readExisting(settingsPath);
   let parsed: unknown = {};
   if (existing !== null && existing.trim() !== '') {
     try {
@@ -217,22 +217,22 @@ function planInit(root: string, install: LeopoldInstall): PlannedStep[] {
     ];
     step(settingsPath, existing === null ? 'created' : 'updated', notes.join('; '), () => {
       mkdirSync(dirname(settingsPath), { recursive: true });
-      writeFileAtomic(settingsPath, `${JSON.stringify(merged.settings, null, 2)}\n`);
+      writeFileAtomic(settingsPath, `${JSON.stringify(merged.settings, null, 2)}\n`, { root });
     });
   }
 
   for (const skill of SKILLS) {
     const path = join(root, '.claude', 'skills', skill, 'SKILL.md');
     const ours = fill(readTemplate(install, `skill/${skill}/SKILL.md`), { LEOPOLD: PROJECT_CLI });
-    const current = existsSync(path) && statSync(path).isFile() ? readFileSync(path, 'utf8') : null;
+    const current = readExisting(path);
     if (current === ours) step(path, 'unchanged', '');
     else if (current === null) step(path, 'created', '', () => void createOnly(path, ours));
-    else if (MACHINE_BOUND_SKILL.test(current)) step(path, 'updated', 'replaced an older Leopold skill that named one machine\'s dist/leopold.js', () => writeFileAtomic(path, ours));
+    else if (MACHINE_BOUND_SKILL.test(current)) step(path, 'updated', 'replaced an older Leopold skill that named one machine\'s dist/leopold.js', () => writeFileAtomic(path, ours, { root }));
     else step(path, 'kept', 'differs from Leopold\'s (your changes?); not overwritten');
   }
 
   const ignorePath = join(root, '.leopold', '.gitignore');
-  const ignore = existsSync(ignorePath) ? readFileSync(ignorePath, 'utf8') : null;
+  const ignore = readExisting(ignorePath);
   const lines = new Set((ignore ?? '').split(/\r?\n/).map((line) => line.trim()));
   const missing = IGNORE_RULES.filter((rule) => !lines.has(rule));
   if (missing.length === 0) step(ignorePath, 'unchanged', '');
@@ -240,7 +240,7 @@ function planInit(root: string, install: LeopoldInstall): PlannedStep[] {
     const text = ignore === null ? `${IGNORE_HEADER}\n${missing.join('\n')}\n` : `${ignore}${ignore === '' || ignore.endsWith('\n') ? '' : '\n'}${missing.join('\n')}\n`;
     step(ignorePath, ignore === null ? 'created' : 'updated', ignore === null ? 'the run\'s transient files' : `added ${missing.join(' ')}`, () => {
       mkdirSync(dirname(ignorePath), { recursive: true });
-      writeFileAtomic(ignorePath, text);
+      writeFileAtomic(ignorePath, text, { root });
     });
   }
   return steps;

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { LeopoldError, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { parseAmendments, AMENDMENT_BUDGET, type Refusal } from '../../../runtime/amend/index.js';
+import { FileError } from '../../../runtime/fs/file-error.js';
 import { amendPlanFile, type AmendFileResult } from '../amend-plan-file.js';
 import { EXIT } from '../exit.js';
 import { shownPath } from '../io.js';
@@ -60,6 +61,8 @@ export async function amendPlan(
     result = await amendPlanFile({ planPath, shown, answer, context });
   } catch (error) {
     if (error instanceof LeopoldError) return unusable(error.render());
+    // PLAN.md (or state.json) could not be read or written: nothing was applied.
+    if (error instanceof FileError) return unusable(error.describe(process.cwd()));
     throw error;
   }
   const { outcome } = result;

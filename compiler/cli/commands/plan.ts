@@ -17,8 +17,7 @@ export interface TickOutcome {
  * loses, or is lost to, another tick, an amendment or compile's repair.
  */
 export async function tickPlan(planPath: string, ref: string): Promise<TickOutcome> {
-  return rewritePlan(planPath, async ({ bytes, write }) => {
-    const text = bytes.toString('utf8');
+  return rewritePlan(planPath, async ({ bytes, text, write }) => {
     // The parse is kept beside PLAN.md (runtime/plan/items-cache.ts): a scribe's tick after a
     // tick, or after a Stop-hook turn, never loads the Markdown parser.
     const items = await planItems(planPath, text);

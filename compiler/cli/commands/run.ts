@@ -1,11 +1,15 @@
 import { homedir } from 'node:os';
 import { ioFailureLine } from '../io-error.js';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { BRIEF_FILES, findBriefDir } from '../../brief/index.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { decidedForYou, decisionsSince, readDecisions, recordEvents, type DecisionRecord } from '../../../runtime/decisions/index.js';
+import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
+import { readOptionalText } from '../../../runtime/fs/read.js';
+import { readAllEvents } from '../../../runtime/decisions/events.js';
+import { readDecisionsFile } from '../../../runtime/decisions/file.js';
+import { readPlanFile } from '../../../runtime/plan/plan-file.js';
 import {
   armLock,
   grantLift,
@@ -28,9 +32,8 @@ import { EXIT } from '../exit.js';
 import { entryRefusal } from '../entry-gate.js';
 import { notifyRunEnded } from '../../../runtime/notify/index.js';
 import { parsePlan } from '../../../runtime/plan/parse/index.js';
-import { EngineSchema, readState, startedState, StopReasonSchema, updateState, type RunState, type StateReading } from '../../../runtime/state/index.js';
+import { EngineSchema, readState, startedState, StopReasonSchema, updateStateAnd, type RunState, type StateReading } from '../../../runtime/state/index.js';
 import { eventsOfRun, failuresText, finishedState, foldJournal, renderRunSummary, stopOf, type LoggedEvent } from '../../../runtime/run/index.js';
-import { readEventLog } from '../../../runtime/decisions/events.js';
 import { clientAlive } from '../../../runtime/state/client.js';
 import { ownerFor, withOwner, type RunOwner } from '../../../runtime/owner/index.js';
 import { registerRunTakeover } from './run-takeover.js';
@@ -63,17 +66,21 @@ export async function startRun(
     throw new LeopoldError('the kill switch .leopold/STOP is raised; remove it (rm .leopold/STOP) before starting a run');
   }
   let replaced: StateReading['problem'] | 'active' = null;
-  const state = await updateState(dir, (current, problem) => {
-    if (current?.active && !options.force) {
-      throw new LeopoldError(
-        `a run is already active (engine ${current.engine}, started ${current.started_at ?? 'at an unknown time'}); ` +
-          'end it with `leopold run finish`, or pass --force to start over',
-      );
-    }
-    replaced = current?.active ? 'active' : problem !== 'missing' ? problem : null;
-    return withOwner(startedState(engine.data, now()), options.owner ?? null);
-  });
-  await recordEvents(dir, [{ event: 'start', engine: engine.data, forced: replaced === 'active', ...(options.owner ? { owner: options.owner.session } : {}) }], now);
+  // The state and its `start` event land together: an event the disk refuses puts state.json back.
+  const state = await updateStateAnd(
+    dir,
+    (current, problem) => {
+      if (current?.active && !options.force) {
+        throw new LeopoldError(
+          `a run is already active (engine ${current.engine}, started ${current.started_at ?? 'at an unknown time'}); ` +
+            'end it with `leopold run finish`, or pass --force to start over',
+        );
+      }
+      replaced = current?.active ? 'active' : problem !== 'missing' ? problem : null;
+      return withOwner(startedState(engine.data, now()), options.owner ?? null);
+    },
+    () => recordEvents(dir, [{ event: 'start', engine: engine.data, forced: replaced === 'active', ...(options.owner ? { owner: options.owner.session } : {}) }], now),
+  );
   return { state, replaced };
 }
 
@@ -102,19 +109,23 @@ export async function finishRun(
   }
   let wasActive = false;
   let detail: string | null = null;
-  const state = await updateState(dir, (current) => {
-    wasActive = current?.active === true;
-    if (!current) throw new LeopoldError('state.json became unreadable while finishing the run');
-    if (!wasActive) return current;
-    const counted = current.engine === 'workflow' ? withJournal(current, eventsOfRun(readEventLog(dir)), plan?.items ?? []) : { state: current, stop: null };
-    detail = counted.stop?.detail || null;
-    // Finishing under a raised kill switch is a kill_switch stop unless told otherwise.
-    const why = reason ?? counted.stop?.reason ?? (isRegularFile(join(dir, KILL_SWITCH)) ? 'kill_switch' : null);
-    if (reason !== null && reason !== counted.stop?.reason) detail = null;
-    return finishedState(counted.state, now(), why);
-  });
+  // The finished state and its `finish` event land together: an event the disk refuses puts state.json back.
+  const state = await updateStateAnd(
+    dir,
+    (current) => {
+      wasActive = current?.active === true;
+      if (!current) throw new LeopoldError('state.json became unreadable while finishing the run');
+      if (!wasActive) return current;
+      const counted = current.engine === 'workflow' ? withJournal(current, eventsOfRun(readAllEvents(dir)), plan?.items ?? []) : { state: current, stop: null };
+      detail = counted.stop?.detail || null;
+      // Finishing under a raised kill switch is a kill_switch stop unless told otherwise.
+      const why = reason ?? counted.stop?.reason ?? (isRegularFile(join(dir, KILL_SWITCH)) ? 'kill_switch' : null);
+      if (reason !== null && reason !== counted.stop?.reason) detail = null;
+      return finishedState(counted.state, now(), why);
+    },
+    (finished) => (wasActive ? recordEvents(dir, [{ event: 'finish', reason: finished.stop_reason, iteration: finished.iteration }], now) : undefined),
+  );
   if (!wasActive) return null;
-  await recordEvents(dir, [{ event: 'finish', reason: state.stop_reason, iteration: state.iteration }], now);
   const summary = renderRunSummary(state, {
     plan: plan ? { done: plan.items.length - open.length, total: plan.items.length } : null,
     detail,
@@ -133,20 +144,20 @@ function withJournal(state: RunState, journal: readonly LoggedEvent[], items: Pl
   return { state: { ...state, ...foldJournal(journal, items) }, stop: stopOf(journal) };
 }
 
-/** The brief's PLAN.md as parsed, or null when it cannot be read. */
+/** The brief's PLAN.md as parsed, or null when it cannot be read (missing, not a regular file, not UTF-8). */
 function planOf(dir: string): PlanIR | null {
   try {
-    return parsePlan(readFileSync(join(dir, BRIEF_FILES.plan), 'utf8'), BRIEF_FILES.plan);
+    return parsePlan(readPlanFile(join(dir, BRIEF_FILES.plan)).text, BRIEF_FILES.plan);
   } catch {
     return null;
   }
 }
 
-/** "What I decided for you" over the decisions stamped since the run started (all, when unknown). */
+/** "What I decided for you" over the whole decisions stamped since the run started (all, when unknown); a torn last entry is left out. */
 function decisionsOfRun(dir: string, state: RunState): string {
   let records: DecisionRecord[];
   try {
-    records = readDecisions(readFileSync(join(dir, 'DECISIONS.md'), 'utf8'));
+    records = readDecisions(readDecisionsFile(dir));
   } catch {
     return '';
   }
@@ -156,7 +167,7 @@ function decisionsOfRun(dir: string, state: RunState): string {
 /** GUARDRAILS' `notify_webhook` (`none` when the file is missing or unreadable). */
 function notifyWebhookOf(dir: string): string {
   try {
-    return parseGuardrailSettings(readFileSync(join(dir, BRIEF_FILES.guardrails), 'utf8')).guardrails.notifyWebhook;
+    return parseGuardrailSettings(readOptionalText(join(dir, BRIEF_FILES.guardrails))).guardrails.notifyWebhook;
   } catch {
     return 'none';
   }
@@ -199,7 +210,7 @@ export interface ClientView {
 export function workflowView(dir: string, reading: StateReading): { reading: StateReading; client: ClientView | null } {
   const state = reading.state;
   if (state === null || !state.active || state.engine !== 'workflow') return { reading, client: null };
-  const journal = eventsOfRun(readEventLog(dir));
+  const journal = eventsOfRun(readAllEvents(dir));
   const folded = { ...state, ...foldJournal(journal, planOf(dir)?.items ?? []) };
   let lastStep: string | null = null;
   for (let i = journal.length - 1; i >= 0 && lastStep === null; i--) {

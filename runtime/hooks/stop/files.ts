@@ -1,22 +1,22 @@
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { decidedForYou } from '../../decisions/decided-for-you.js';
+import { readEventLog } from '../../decisions/events.js';
+import { readDecisionsFile } from '../../decisions/file.js';
 import type { DecisionRecord } from '../../decisions/schema.js';
 import { decisionsSince, readDecisions } from '../../decisions/trail.js';
+import { openRegular, readAt, readOptionalText } from '../../fs/read.js';
 import type { RunState } from '../../run/index.js';
 import type { LoggedEvent } from './outcome.js';
 
 
-// The Stop hook's file-system reads besides state.json (runtime/state) and PLAN.md.
+// The Stop hook's file-system reads besides state.json (runtime/state) and PLAN.md. Every
+// one opens only a regular file, without blocking, and reads a bounded amount (runtime/fs/read.ts):
+// a FIFO or a link to /dev/zero in any of these places fails the hook open, never hangs it.
 
-/** A brief file's text, or '' when it does not exist (other errors throw: the hook fails open). */
+/** A brief file's text, or '' when it does not exist (other failures, a FIFO included, throw: the hook fails open). */
 export function readOptional(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw error;
-  }
+  return readOptionalText(path);
 }
 
 /** True when the kill switch `.leopold/STOP` is raised. */
@@ -25,48 +25,20 @@ export function killSwitchRaised(leopoldDir: string): boolean {
 }
 
 /**
- * The events logged after byte `offset` of events.jsonl (none when null), and the log's length now. Lines
- * that are not JSON objects are skipped (a torn last line is cut by the next writer). A
- * log shorter than `offset` (rotated by hand) is read from the start.
+ * The events logged after byte `offset` of events.jsonl (none when null), and where the
+ * log's last whole line ends now (the next turn's offset). Lines that are not JSON objects
+ * are skipped; a torn or unfinished last line is not read, and the offset stops before it.
+ * A log shorter than `offset` (rotated by hand) is read from the start.
  */
 export function eventsSince(leopoldDir: string, offset: number | null): { events: LoggedEvent[]; size: number } {
-  let fd: number;
-  try {
-    fd = openSync(join(leopoldDir, 'events.jsonl'), 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], size: 0 };
-    throw error;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    if (offset === null) return { events: [], size };
-    const from = offset <= size ? offset : 0;
-    const buffer = Buffer.alloc(size - from);
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, from + read);
-      if (n === 0) break;
-      read += n;
-    }
-    const events: LoggedEvent[] = [];
-    for (const line of buffer.subarray(0, read).toString('utf8').split('\n')) {
-      if (line.trim() === '') continue;
-      try {
-        const value = JSON.parse(line) as unknown;
-        if (value !== null && typeof value === 'object' && !Array.isArray(value)) events.push(value as LoggedEvent);
-      } catch {
-        // not a whole JSON line: skip it
-      }
-    }
-    return { events, size };
-  } finally {
-    closeSync(fd);
-  }
+  const { events, end } = readEventLog(leopoldDir, offset);
+  return { events, size: end };
 }
 
 /** The decisions DECISIONS.md stamped since the run started (same rule as `leopold run finish`), in file order. */
 export function decisionsOfRun(leopoldDir: string, state: RunState): DecisionRecord[] {
-  const text = readOptional(join(leopoldDir, 'DECISIONS.md'));
+  // Only whole entries: an append in progress, or one a killed writer tore, is left out.
+  const text = readDecisionsFile(leopoldDir);
   if (text === '') return [];
   return decisionsSince(readDecisions(text), state.started_at);
 }
@@ -103,22 +75,15 @@ const COMPACT_BOUNDARY = Buffer.from('"compact_boundary"');
 export function compactedSince(path: string | null, from: number | null): boolean {
   if (path === null || from === null) return false;
   let fd: number;
+  let size: number;
   try {
-    fd = openSync(path, 'r');
+    ({ fd, stat: { size } } = openRegular(path, constants.O_RDONLY, 'read'));
   } catch {
     return false;
   }
   try {
-    const size = fstatSync(fd).size;
     if (size < from || size - from > COMPACTION_SCAN_BYTES) return true;
-    const buffer = Buffer.alloc(size - from);
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, from + read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buffer.subarray(0, read).includes(COMPACT_BOUNDARY);
+    return readAt(fd, size - from, from).includes(COMPACT_BOUNDARY);
   } catch {
     return false;
   } finally {

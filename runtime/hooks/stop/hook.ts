@@ -1,10 +1,11 @@
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { resolveAutonomy } from '../../autonomy/resolve.js';
 import { parseGuardrailSettings } from '../../guardrails/index.js';
-import { recordEvents } from '../../decisions/events.js';
+import { recordEvents as logEvents } from '../../decisions/events.js';
 import type { EventInput } from '../../decisions/schema.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
+import { FileError, isDiskRefusal } from '../../fs/file-error.js';
 import { notifyRunEnded } from '../../notify/run-end.js';
 import { charterRules } from '../../persona/charter-rules.js';
 import { planItems } from '../../plan/items-cache.js';
@@ -61,7 +62,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     const dir = leopoldDir;
     // /leopold-stop asked from inside Claude's sandbox: this hook runs outside it and raises the kill switch.
     const honoured = honourStopRequest(dir, now());
-    if (honoured && honoured.raised) await recordEvents(dir, [{ event: 'kill_switch', via: 'stop-request', ...(input.sessionId ? { session: input.sessionId } : {}) }], now);
+    if (honoured && honoured.raised) await logEvents(dir, [{ event: 'kill_switch', via: 'stop-request', ...(input.sessionId ? { session: input.sessionId } : {}) }], now);
     const { state } = readState(dir);
     if (state?.active && state.engine === 'workflow' && input.workflowRunning) await recordWorkflowClient(dir);
     if (state !== null && !state.active && state.stop_reason === API_ERROR_STOP) return await afterApiErrorNotice(dir, state, input.sessionId);
@@ -112,14 +113,18 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
         // The resume note lands before the state that points at it: a failed write leaves the state untouched (fail open).
         if (turn.checkpoint) {
           const decisions = decisionsOfRun(dir, current).map((d) => ({ n: d.n, title: d.title }));
-          writeFileAtomic(join(dir, 'CHECKPOINT.md'), renderCheckpoint({ ...turn.checkpoint, decisions }));
+          writeFileAtomic(join(dir, 'CHECKPOINT.md'), renderCheckpoint({ ...turn.checkpoint, decisions }), { root: dirname(dir) });
         }
         return turn.state;
       });
     } catch (error) {
       if (error instanceof NotOurs) return SILENT;
+      if (isDiskRefusal(error)) return unsaved(dir, error, now);
       throw error;
     }
+    // From here the turn is saved: its events are a record for people, and a disk that
+    // refuses them must not cost the session the answer the saved state stands for.
+    const recordEvents = (at: string, events: EventInput[], clock: () => Date) => logEvents(at, events, clock).catch(() => undefined);
     const done: Turn = turn!;
     const action = done.action;
     const owned = claimed as RunOwner | null;
@@ -191,7 +196,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
   } catch (error) {
     if (leopoldDir !== null) {
       try {
-        await recordEvents(leopoldDir, [{ event: 'error', hook: 'stop', message: error instanceof Error ? error.message : String(error) }], now, { timeoutMs: 1000 });
+        await logEvents(leopoldDir, [{ event: 'error', hook: 'stop', message: error instanceof Error ? error.message : String(error) }], now, { timeoutMs: 1000 });
       } catch {
         // the error cannot even be logged (read-only .leopold/): stay silent
       }
@@ -212,6 +217,25 @@ async function recordWorkflowClient(dir: string): Promise<void> {
     if (current.client?.pid === client.pid && current.client.started === client.started) return current;
     return { ...current, client };
   });
+}
+
+/**
+ * The answer when the disk refused the turn's state (full, over quota, an I/O error, a
+ * read-only file system): state.json is as it was (the write is atomic), the turn is not
+ * counted, and the session may stop, but not silently: the user learns why the run is no
+ * longer conducted and how to go on. An `error` event is logged where the disk still allows.
+ */
+async function unsaved(leopoldDir: string, error: unknown, now: () => Date): Promise<StopAnswer> {
+  const why = error instanceof FileError ? error.describe(dirname(leopoldDir)) : String((error as Error).message);
+  try {
+    await logEvents(leopoldDir, [{ event: 'error', hook: 'stop', message: why }], now, { timeoutMs: 1000 });
+  } catch {
+    // the same disk: nothing more to lose
+  }
+  const message =
+    `Leopold: this turn could not be saved (${why}), so the run is paused: state.json is unchanged and the run is still active, but this session is no longer conducted. ` +
+    'Free the space (or fix the disk), then start a fresh Claude Code session in this project and run /leopold-run to continue, or end the run with `leopold run finish`.';
+  return { kind: 'message', text: message };
 }
 
 /** After a run's summary, while the OS lock stays armed: how the user lifts it. */
