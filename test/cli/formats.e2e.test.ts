@@ -48,7 +48,7 @@ describe('compile --strict', () => {
     const { root } = project(WARNED);
     const strict = leopold(root, ['compile', '--strict']);
     expect(strict.code).toBe(1);
-    expect(strict.stderr).toContain('warning did-you-mean');
+    expect(strict.stderr).toMatch(/: warning: .+ \[did-you-mean\]$/m);
     expect(strict.stderr).toContain('leopold: --strict: 1 warning counts as an error; nothing was written');
     expect(existsSync(join(root, SCRIPT))).toBe(false);
     expect(leopold(root, ['compile', '--strict', '--print']).stdout).toBe('');

@@ -128,7 +128,7 @@ describe('leopold compile', () => {
     const plan = readFileSync(join(dir, '.leopold/PLAN.md'));
     let run = leopold(dir, []);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('error dangling-edge');
+    expect(run.stderr).toMatch(/: error: .+ \[dangling-edge\]$/m);
     expect(run.stderr).toContain('not repaired: no proposal source');
     run = leopold(dir, ['--format', 'github']);
     expect(run.stderr).toMatch(/^::error file=\.leopold\/PLAN\.md,line=5/m);
@@ -194,7 +194,7 @@ describe('leopold compile', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('repair refused: the repair command exited with status 3; its stderr ended with: boom');
     const prompt = readFileSync(join(dir, 'prompt.txt'), 'utf8');
-    expect(prompt).toContain('error dangling-edge');
+    expect(prompt).toMatch(/: error: .+ \[dangling-edge\]$/m);
     expect(prompt).toContain('5 |   @on fail -> 9');
     expect(prompt).toContain('```leopold-amend');
     run = leopold(dir, ['--repair-cmd', 'sleep 30'], undefined, { LEOPOLD_REPAIR_TIMEOUT: '0.5' });
