@@ -15,7 +15,7 @@ export const CATALOG = {
   'orphan-marker': { severity: 'warning', hint: 'Marker lines attach to the nearest item above; move it below an item.' },
   'unknown-marker': { severity: 'warning', hint: 'Known markers: @on @emit @needs @scenario @writes @work @gate @verify @tool @human @feedback @node.' },
   'numbering-changed': { severity: 'warning', hint: 'Check every (after: N) and @on target; or use {#anchor} names, which never move.' },
-  'write-scope-overlap': { severity: 'warning', hint: 'Items of one wave run together only when their @writes globs do not overlap.' },
+  'write-scope-overlap': { severity: 'warning', hint: 'Give items of one wave disjoint @writes, order one after the other with (after: N), or set parallel_items: off.' },
   'did-you-mean': { severity: 'warning', hint: 'Correct the spelling; as written it does not do what it looks like.' },
   'not-a-checkbox': { severity: 'warning', hint: 'Only [ ], [x] and [X] make an item; use an {#anchor} to name items that never move.' },
   'bad-guardrail': { severity: 'warning', hint: 'The value was ignored and the default kept.' },

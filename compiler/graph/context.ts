@@ -26,13 +26,21 @@ export interface CheckContext {
   reach: Reach;
   /** The waves, as item ids. */
   waves: string[][];
+  /** Whether items of one wave may run side by side (GUARDRAILS `parallel_items: on`). */
+  parallelItems: boolean;
+}
+
+/** What the checks know about the brief beyond the plan itself. */
+export interface CheckOptions {
+  /** GUARDRAILS `parallel_items: on`: items of one wave may run together (default off). */
+  parallelItems?: boolean;
 }
 
 /** A check: one diagnostic code's rule, from the shared facts to diagnostics. */
 export type Check = (ctx: CheckContext) => Diagnostic[];
 
 /** Computes the shared facts of a plan once, for all checks. */
-export function checkContext(ir: ParsedPlan): CheckContext {
+export function checkContext(ir: ParsedPlan, options: CheckOptions = {}): CheckContext {
   const { graph } = buildGraph(ir);
   const emitters = new Map<string, number[]>();
   for (const item of ir.items) {
@@ -57,5 +65,6 @@ export function checkContext(ir: ParsedPlan): CheckContext {
     unmetNeeders,
     reach: reachableFrom(ir),
     waves: wavesOf(ir),
+    parallelItems: options.parallelItems === true,
   };
 }

@@ -56,6 +56,15 @@ describe('compile --strict', () => {
     expect(plain.code).toBe(0);
     expect(existsSync(join(root, SCRIPT))).toBe(true);
   });
+
+  it('reads parallel_items from GUARDRAILS: overlapping @writes refuse only a plan whose items may run together', () => {
+    const { root } = project('- [ ] One\n  @writes src/**\n- [ ] Two\n  @writes src/a.ts\n');
+    expect(leopold(root, ['compile', '--strict', '--print']).code).toBe(0);
+    writeFileSync(join(root, '.leopold', 'GUARDRAILS.md'), '# G\n- parallel_items: on\n');
+    const strict = leopold(root, ['compile', '--strict', '--print']);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(/^\.leopold\/PLAN\.md:3:7: warning: .+ \[write-scope-overlap\]$/m);
+  });
 });
 
 describe('compile --format json: one JSON document on stderr, nothing else', () => {

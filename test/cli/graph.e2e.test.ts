@@ -200,6 +200,17 @@ describe('leopold graph: plans', () => {
     expect(leopold(['graph', '.leopold/PLAN.md', '--strict'], dir).code).toBe(1);
   });
 
+  it('write-scope-overlap only where GUARDRAILS lets items of one wave run together (parallel_items: on)', () => {
+    const plan = '- [ ] One\n  @writes src/**\n- [ ] Two\n  @writes src/a.ts\n';
+    const sequential = project({ '.leopold/PLAN.md': plan });
+    const r = leopold(['graph', '--strict'], sequential);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const parallel = project({ '.leopold/PLAN.md': plan, '.leopold/GUARDRAILS.md': '# G\n- parallel_items: on\n' });
+    const warned = leopold(['graph', '--strict'], parallel);
+    expect(warned.code).toBe(1);
+    expect(warned.stderr).toMatch(/^\.leopold\/PLAN\.md:3:7: warning: .+ \[write-scope-overlap\]$/m);
+  });
+
   it('[PLAN] defaults to the nearest .leopold/PLAN.md walking up, shown relative to cwd', () => {
     const dir = project({ '.leopold/PLAN.md': BROKEN, 'src/deep/x.ts': '' });
     const r = leopold(['graph'], join(dir, 'src/deep'));

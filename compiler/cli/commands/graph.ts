@@ -63,7 +63,7 @@ function runGraph(planArg: string | undefined, opts: GraphOptions): number {
   const guardrails = readGuardrails(guardrailsPath);
   // Only with text diagnostics: --json promises nothing on stderr, machine formats no stray byte.
   const progress = opts.json || opts.format !== 'text' ? SILENT_PROGRESS : parseProgress(text, planPath);
-  const plain = analyzePlan(text, planPath, progress.update);
+  const plain = analyzePlan(text, planPath, { onParseProgress: progress.update, parallelItems: guardrails.guardrails.parallelItems === 'on' });
   const found = [...plain.diagnostics, ...guardrails.diagnostics];
   if (!hasErrors(found)) found.push(...sizeLimit(plain, planPath, guardrails.guardrails, cwd));
   progress.done();
