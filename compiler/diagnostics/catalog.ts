@@ -4,7 +4,7 @@
  */
 export const CATALOG = {
   'empty-plan': { severity: 'error', hint: 'Add at least one task item, e.g. "- [ ] Write the parser".' },
-  cycle: { severity: 'error', hint: 'Remove one dependency or route on the loop, or route to a later item.' },
+  cycle: { severity: 'error', hint: 'Route forward only: write each round of a review and rework loop as an item of its own (docs/plan-language.md, "Loops: review and rework").' },
   'dangling-edge': { severity: 'error', hint: 'Point the route at an existing item index (1-based) or #anchor.' },
   'unmet-need': { severity: 'error', hint: 'Add an "@emit <key>" line to the item that produces this signal.' },
   unreachable: { severity: 'error', hint: 'Give the item a dependency or a route that can dispatch it.' },
