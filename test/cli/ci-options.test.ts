@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { parseOptions } from '../../compiler/brief/options.js';
+import { ALLOWABLE_STOPS, CiOptionsSchema, END_STOPS, passingStop } from '../../compiler/cli/commands/ci.js';
+import { LeopoldError } from '../../compiler/diagnostics/error.js';
+import { STOP_REASONS } from '../../runtime/stop/conditions.js';
+
+// `leopold ci`'s verdict on the rehearsal, without a client (the real-client runs are in
+// test/conformance/ci.conformance.test.ts): the end of the plan passes, any other stop
+// only when --allow-stop names it.
+
+describe('leopold ci: which stops pass', () => {
+  it('the end of the plan always passes; every other stop only when allowed', () => {
+    for (const stop of END_STOPS) expect(passingStop(stop, [])).toBe(true);
+    for (const stop of ALLOWABLE_STOPS) {
+      expect([stop, passingStop(stop, [])]).toEqual([stop, false]);
+      expect(passingStop(stop, [stop])).toBe(true);
+      expect(passingStop(stop, ALLOWABLE_STOPS.filter((s) => s !== stop))).toBe(false);
+    }
+  });
+
+  it('--allow-stop takes every stop a workflow run can end at, and nothing else', () => {
+    const workflowStops = [...STOP_REASONS.filter((s) => !['kill_switch', 'invalid_graph', 'context_budget', 'no_progress_across_windows', 'max_windows'].includes(s)), 'scribe_failed'];
+    expect([...END_STOPS, ...ALLOWABLE_STOPS].sort()).toEqual(workflowStops.sort());
+    expect(parseOptions(CiOptionsSchema, { allowStop: ['awaiting_human', 'escalation'] }).allowStop).toEqual(['awaiting_human', 'escalation']);
+    expect(parseOptions(CiOptionsSchema, {}).allowStop).toEqual([]);
+    expect(() => parseOptions(CiOptionsSchema, { allowStop: ['awaiting-human'] })).toThrow(LeopoldError);
+    expect(() => parseOptions(CiOptionsSchema, { allowStop: ['plan_complete'] })).toThrow(/--allow-stop must be awaiting_human, escalation, .* or scribe_failed/);
+  });
+});
