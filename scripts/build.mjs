@@ -244,8 +244,9 @@ if (warmUp.status !== 0) throw new Error(`scripts/code-cache.mjs failed (exit ${
 // The Claude Code plugin, dist/plugin/ (`claude --plugin-dir dist/plugin`; docs/init.md):
 // the manifest, the same skills init installs, hooks/hooks.json running copies of the
 // hook bundles from ${CLAUDE_PLUGIN_ROOT} with --plugin (they stay silent when the project
-// registers its own hooks), and bin/leopold with the CLI, its workflow runtime and the
-// templates it needs. Self-contained: a marketplace copies this directory and nothing else.
+// registers its own hooks), and bin/leopold with the CLI, its workflow runtime and every
+// template init reads (the brief, the settings, the skills, and init --ci's workflow).
+// Self-contained: a marketplace copies this directory and nothing else.
 // .claude-plugin/marketplace.json makes it its own one-plugin marketplace too.
 const plugin = resolve(root, 'dist/plugin');
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
@@ -269,6 +270,7 @@ for (const [from, to] of [
   ['dist/hooks/guard.js', 'hooks/guard.js'],
   ['dist/hooks/stop.js', 'hooks/stop.js'],
   ['templates/brief', 'templates/brief'],
+  ['templates/ci', 'templates/ci'],
   ['templates/settings', 'templates/settings'],
   ['templates/skill', 'templates/skill'],
 ]) {

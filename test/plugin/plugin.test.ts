@@ -72,6 +72,10 @@ describe('the Claude Code plugin (dist/plugin)', () => {
       expect(text).toContain(`${PROJECT_CLI} run `);
       expect(text).not.toContain('{{');
     }
+    // Every template init reads travels with bin/leopold (templates/workflow is bundled into dist/ at build).
+    const shipped = readdirSync(join(root, 'templates')).filter((name) => name !== 'workflow');
+    expect(shipped).toContain('ci');
+    for (const name of shipped) expect(readdirSync(join(plugin, 'templates', name)), name).toEqual(readdirSync(join(root, 'templates', name)));
     expect(statSync(join(plugin, 'bin', 'leopold')).mode & 0o111).not.toBe(0);
     const version = spawnSync('/bin/sh', ['-c', '"$P"/bin/leopold --version'], { cwd: work, encoding: 'utf8', env: { PATH, P: plugin } });
     expect(version.stdout.trim()).toBe(pkg.version);
