@@ -91,7 +91,7 @@ const VALID = [
   '# Plan',
   '',
   '- [x] Write the parser {#parser}',
-  '- [ ] @gate security Review auth (after: 1)',
+  '- [ ] (after: 1) @gate security Review auth',
   '  @on fail -> 4',
   '- [ ] (after: 2) @tool `npm test`',
   '  @on exit!=0 -> 4',

@@ -114,7 +114,10 @@ describe('the Claude Code plugin (dist/plugin)', () => {
       return { guards: outputs.filter((o) => o.guard !== '').length, stops: outputs.filter((o) => o.stop !== '').length, outputs };
     };
 
-    // Registered but not installed (no npm i yet): the project's hooks cannot run, so the plugin's act.
+    // Registered but not installed (no npm i yet): the project's hooks cannot run, so the plugin's act,
+    // and run start, from the plugin, checks those instead (a package install would refuse: test/cli/run-hooks.test.ts).
+    const restart = spawnSync(join(plugin, 'bin', 'leopold'), ['run', 'start', '--force'], { cwd: join(dir, 'src'), encoding: 'utf8', env: { PATH } });
+    expect(restart.status, restart.stderr).toBe(0);
     let now = acting();
     expect(now.outputs[1]!.guard).toMatch(/"deny"/);
     expect(now.outputs[1]!.stop).toMatch(/"block"/);

@@ -42,6 +42,8 @@ import {
 } from '../../../runtime/state/index.js';
 import { failuresText, renderRunSummary, StopReasonSchema } from '../../../runtime/stop/index.js';
 import type { PlanIR } from '../../../runtime/plan/schema.js';
+import { hookProblems, hookRefusal, pluginRootOf } from '../hook-check.js';
+import { leopoldInstall } from './init.js';
 
 /** The kill switch's file name inside `.leopold/`. */
 export const KILL_SWITCH = 'STOP';
@@ -213,6 +215,15 @@ export function renderStatus(reading: StateReading, killSwitch: boolean): string
   return lines.join('\n');
 }
 
+/** The plugin this CLI runs from (its bin/leopold), or null: a package install, or a lone copy of dist/. */
+function runningPlugin(): string | null {
+  try {
+    return pluginRootOf(leopoldInstall().root);
+  } catch {
+    return null;
+  }
+}
+
 /** How long `run start` waits, inside Claude Code, for the session to re-read the armed settings (measured under 1 s). */
 const SETTINGS_RELOAD_MS = 2_000;
 
@@ -275,6 +286,9 @@ export function registerRun(program: Command): void {
       }
       const excluded = excludedWarning(excludedCommands(join(dir, '..'), homedir()));
       if (excluded) process.stderr.write(`${excluded}\n`);
+      // The hooks that guard and conduct the run must start (README, "Node versions").
+      const hooks = hookProblems(join(dir, '..'), process.env, runningPlugin());
+      if (hooks.length > 0) throw new LeopoldError(hookRefusal(hooks));
       const armed = lockedWrite(() => armLock(dir, { now: new Date(), requireSandbox: options.requireSandbox === true }));
       const { state, replaced } = await startRun(dir, { engine: options.engine, force: options.force === true });
       if (replaced === 'active') process.stdout.write('Replaced the active run (--force).\n');
