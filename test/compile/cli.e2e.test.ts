@@ -123,6 +123,17 @@ describe('leopold compile', () => {
     }
   });
 
+  it('--repair-from a missing file: exit 2, one line, nothing written, whether or not the plan needs repair', () => {
+    for (const dir of [project('fixtures/compile/example/.leopold'), repairProject('dangling-route')]) {
+      const plan = readFileSync(join(dir, '.leopold/PLAN.md'));
+      const run = leopold(dir, ['--repair-from', 'missing.md']);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe('leopold: missing.md: no such file (expected a repair proposals file)\n');
+      expect(existsSync(join(dir, SCRIPT))).toBe(false);
+      expect(readFileSync(join(dir, '.leopold/PLAN.md'))).toEqual(plan);
+    }
+  });
+
   it('plan errors exit 1, write nothing and say why there was no repair', () => {
     const dir = repairProject('dangling-route');
     const plan = readFileSync(join(dir, '.leopold/PLAN.md'));

@@ -322,7 +322,7 @@ export function registerRun(program: Command): void {
     .description('Grant a lift (only from your own terminal): git lets the agent commit, push lets it push (never force)')
     .argument('<what>', 'git or push')
     .action((what: string) => {
-      if (what !== 'git' && what !== 'push') throw new LeopoldError(`leopold run allow: give git or push, not "${what}"`);
+      if (what !== 'git' && what !== 'push') throw new LeopoldError(`run allow takes git or push, not "${what}"`);
       const dir = briefDir(process.cwd());
       const grant = what as Grant;
       const { armed } = lockedWrite(() => grantLift(dir, grant, new Date()));
