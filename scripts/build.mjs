@@ -286,4 +286,5 @@ write('hooks/hooks.json', fill(readFileSync(resolve(root, 'templates/settings/ho
 for (const skill of ['leopold-workflow', 'leopold-run']) {
   write(`skills/${skill}/SKILL.md`, fill(readFileSync(resolve(root, `templates/skill/${skill}/SKILL.md`), 'utf8'), { LEOPOLD: PROJECT_CLI }));
 }
-write('bin/leopold', '#!/bin/sh\n# The Leopold CLI of this plugin: the bundled dist/leopold.js, wherever the plugin lives.\nexec node "$(dirname -- "$0")/../dist/leopold.js" "$@"\n', 0o755);
+// The directory is taken from $0 by the shell itself, so the script needs nothing on PATH but node.
+write('bin/leopold', '#!/bin/sh\n# The Leopold CLI of this plugin: the bundled dist/leopold.js, wherever the plugin lives.\ncase $0 in */*) here=${0%/*} ;; *) here=. ;; esac\nexec node "$here/../dist/leopold.js" "$@"\n', 0o755);
