@@ -283,7 +283,9 @@ export function dependencySlip(item: PlanItem, anchors: NearMisses): DependencyS
 
 /** A dependency marker anywhere after the start of the text, where it is never read: `Write docs (after: #parser)`. */
 export function misplacedDependency(item: PlanItem, anchors: NearMisses): string | undefined {
-  for (const match of item.text.matchAll(/(?<=\S.*)\((after|deps)[ \t]*:([^()]*)\)/gi)) {
+  for (const match of item.text.matchAll(/\((after|deps)[ \t]*:([^()]*)\)/gi)) {
+    // At the very start it would have been read (a leading one is never left in the text).
+    if (match.index === 0) continue;
     const tokens = (match[2] as string).split(/[\s,]+/).filter((t) => t !== '');
     if (tokens.length > 0 && tokens.every((t) => isReference(t, anchors))) return match[0];
   }

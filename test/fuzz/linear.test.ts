@@ -111,6 +111,15 @@ describe('work grows linearly with the plan', () => {
     );
   });
 
+  it('item texts full of dependency markers that are not read (misspelt, unclosed, misplaced): still linear', () => {
+    const text = (n: number): string =>
+      `- [ ] Build {#build}\n- [ ] Write it${' (after: 1) and (afer: #build) and (deps 1'.repeat(n)}\n- [ ] (afer: #build)${' (after: #build)'.repeat(n)}\n- [ ] (after: #build Write it${' and 1 #build'.repeat(n)}\n`;
+    const small = measure(() => analyze(text(300)));
+    const large = measure(() => analyze(text(1_200)));
+    expect(large / small).toBeLessThan(6);
+    expect(analyzePlan(text(2), 'PLAN.md').diagnostics.map((d) => d.code)).toEqual(['did-you-mean', 'did-you-mean', 'did-you-mean']);
+  });
+
   it('random plan-ish markdown repeated n and 4n times', () => {
     fc.assert(
       fc.property(planTextWith({ writes: false }), (text) => {
