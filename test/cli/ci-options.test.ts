@@ -1,4 +1,8 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { leopold, leopoldBinary } from '../support/built-dist.js';
+import { tempDir } from '../support/temp.js';
 import { parseOptions } from '../../compiler/brief/options.js';
 import { ALLOWABLE_STOPS, CiOptionsSchema, END_STOPS, passingStop } from '../../compiler/cli/commands/ci.js';
 import { LeopoldError } from '../../compiler/diagnostics/error.js';
@@ -7,6 +11,18 @@ import { STOP_REASONS } from '../../runtime/stop/conditions.js';
 // `leopold ci`'s verdict on the rehearsal, without a client (the real-client runs are in
 // test/conformance/ci.conformance.test.ts): the end of the plan passes, any other stop
 // only when --allow-stop names it.
+
+describe('leopold ci: usage', () => {
+  it('an answers file that cannot be read: exit 2, one line, before any step runs', async () => {
+    const bin = await leopoldBinary();
+    const dir = tempDir('leopold-ci-usage-');
+    mkdirSync(join(dir, '.leopold'));
+    writeFileSync(join(dir, '.leopold', 'PLAN.md'), '- [ ] one\n');
+    const out = leopold(bin, dir, ['ci', '--answers', 'missing.json']);
+    expect([out.code, out.stdout, out.stderr]).toEqual([2, '', 'leopold: missing.json: no such file (expected an answers file)\n']);
+    expect(existsSync(join(dir, 'leopold-ci'))).toBe(false);
+  });
+});
 
 describe('leopold ci: which stops pass', () => {
   it('the end of the plan always passes; every other stop only when allowed', () => {

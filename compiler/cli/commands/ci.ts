@@ -4,6 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { parseOptions, wholeNumberOption } from '../../brief/options.js';
+import { readTextFile } from '../../brief/read-text.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import type { WorkflowResult } from '../../../runtime/workflow/index.js';
@@ -97,6 +98,8 @@ export function registerCi(program: Command): void {
 }
 
 async function runCi(planArg: string | undefined, opts: CiOptions): Promise<number> {
+  // An answers file that cannot be read is a usage error before any step runs (the rehearsal reads it again).
+  if (opts.answers !== undefined) readTextFile(opts.answers, 'answers file');
   const steps: StepOutcome[] = [];
   const planArgs = planArg === undefined ? [] : [planArg];
   // Steps 1 and 2 are this very CLI, so their output is exactly what the commands print.
