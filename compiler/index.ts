@@ -2,7 +2,7 @@
 import { parseGuardrails } from './brief/guardrails.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { buildCompiledPlan, emitWorkflow, type CompiledPlan } from './emit/index.js';
-import { checkPlan, wavesOf } from './graph/index.js';
+import { checkPlan, wavesOf, type CheckOptions } from './graph/index.js';
 import type { PlanAnalysis } from './graph-output/analysis.js';
 import { parsePlan, type ParseProgress } from '../runtime/plan/parse/index.js';
 import { repairPlan, type RepairOutcome } from './repair/index.js';
@@ -10,13 +10,19 @@ import { resolveAutonomy, type ResolvedAutonomy } from '../runtime/autonomy/inde
 
 export type { PlanAnalysis } from './graph-output/analysis.js';
 
+/** What analyzePlan needs besides the text: the brief's facts the checks use, a progress callback. */
+export interface AnalyzeOptions extends CheckOptions {
+  /** Told how far the Markdown parse of a large plan has got (the CLI's progress line). */
+  onParseProgress?: ParseProgress | undefined;
+}
+
 /**
  * Parses and validates plan text: the Plan IR, every graph diagnostic (sorted) and the
  * waves. Pure: `file` is only the name diagnostics carry, as the user gave it.
  */
-export function analyzePlan(text: string, file: string, onParseProgress?: ParseProgress): PlanAnalysis {
-  const ir = parsePlan(text, file, onParseProgress);
-  const diagnostics = checkPlan(ir);
+export function analyzePlan(text: string, file: string, options: AnalyzeOptions = {}): PlanAnalysis {
+  const ir = parsePlan(text, file, options.onParseProgress);
+  const diagnostics = checkPlan(ir, { parallelItems: options.parallelItems });
   const waves = wavesOf(ir);
   return { ir, diagnostics, waves };
 }
@@ -79,13 +85,14 @@ export function compile(planText: string, options: CompileOptions): CompileResul
   });
 
   let text = planText;
-  let analysis = analyzePlan(text, shownFile, options.onParseProgress);
+  const parallelItems = guardrails.guardrails.parallelItems === 'on';
+  let analysis = analyzePlan(text, shownFile, { onParseProgress: options.onParseProgress, parallelItems });
   let repair: RepairOutcome | null = null;
   if (hasErrors(analysis.diagnostics) && options.repair && autonomy.autonomy === 'full') {
     repair = repairPlan({ text, file: shownFile, ir: analysis.ir, diagnostics: analysis.diagnostics, ...options.repair, charter: options.charter });
     if (!repair.ok) return failed([...analysis.diagnostics, ...guardrails.diagnostics], repair, planText);
     text = repair.text;
-    analysis = analyzePlan(text, shownFile);
+    analysis = analyzePlan(text, shownFile, { parallelItems });
   }
   const diagnostics = [...analysis.diagnostics, ...guardrails.diagnostics];
   if (hasErrors(diagnostics)) return failed(diagnostics, repair, text);

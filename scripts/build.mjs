@@ -275,8 +275,9 @@ if (warmUp.status !== 0) throw new Error(`scripts/code-cache.mjs failed (exit ${
 // The Claude Code plugin, dist/plugin/ (`claude --plugin-dir dist/plugin`; docs/init.md):
 // the manifest, the same skills init installs, hooks/hooks.json running copies of the
 // hook bundles from ${CLAUDE_PLUGIN_ROOT} with --plugin (they stay silent when the project
-// registers its own hooks), and bin/leopold with the CLI, its workflow runtime and the
-// templates it needs. Self-contained: a marketplace copies this directory and nothing else.
+// registers its own hooks), and bin/leopold with the CLI, its workflow runtime and every
+// template init reads (the brief, the settings, the skills, and init --ci's workflow).
+// Self-contained: a marketplace copies this directory and nothing else.
 // .claude-plugin/marketplace.json makes it its own one-plugin marketplace too.
 const plugin = resolve(root, 'dist/plugin');
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
@@ -302,6 +303,7 @@ for (const [from, to] of [
   ['dist/hooks/stop.js', 'hooks/stop.js'],
   ['dist/hooks/stop-failure.js', 'hooks/stop-failure.js'],
   ['templates/brief', 'templates/brief'],
+  ['templates/ci', 'templates/ci'],
   ['templates/settings', 'templates/settings'],
   ['templates/skill', 'templates/skill'],
 ]) {
@@ -318,4 +320,5 @@ write('hooks/hooks.json', fill(readFileSync(resolve(root, 'templates/settings/ho
 for (const skill of readdirSync(resolve(root, 'templates/skill')).sort()) {
   write(`skills/${skill}/SKILL.md`, fill(readFileSync(resolve(root, `templates/skill/${skill}/SKILL.md`), 'utf8'), { LEOPOLD: PROJECT_CLI }));
 }
-write('bin/leopold', '#!/bin/sh\n# The Leopold CLI of this plugin: the bundled dist/leopold.js, wherever the plugin lives.\nexec node "$(dirname -- "$0")/../dist/leopold.js" "$@"\n', 0o755);
+// The directory is taken from $0 by the shell itself, so the script needs nothing on PATH but node.
+write('bin/leopold', '#!/bin/sh\n# The Leopold CLI of this plugin: the bundled dist/leopold.js, wherever the plugin lives.\ncase $0 in */*) here=${0%/*} ;; *) here=. ;; esac\nexec node "$here/../dist/leopold.js" "$@"\n', 0o755);

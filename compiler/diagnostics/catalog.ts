@@ -4,7 +4,7 @@
  */
 export const CATALOG = {
   'empty-plan': { severity: 'error', hint: 'Add at least one task item, e.g. "- [ ] Write the parser".' },
-  cycle: { severity: 'error', hint: 'Remove one dependency or route on the loop, or route to a later item.' },
+  cycle: { severity: 'error', hint: 'Route forward only: write each round of a review and rework loop as an item of its own (docs/plan-language.md, "Loops: review and rework").' },
   'dangling-edge': { severity: 'error', hint: 'Point the route at an existing item index (1-based) or #anchor.' },
   'unmet-need': { severity: 'error', hint: 'Add an "@emit <key>" line to the item that produces this signal.' },
   unreachable: { severity: 'error', hint: 'Give the item a dependency or a route that can dispatch it.' },
@@ -15,7 +15,7 @@ export const CATALOG = {
   'orphan-marker': { severity: 'warning', hint: 'Marker lines attach to the nearest item above; move it below an item.' },
   'unknown-marker': { severity: 'warning', hint: 'Known markers: @on @emit @needs @scenario @writes @work @gate @verify @tool @human @feedback @node.' },
   'numbering-changed': { severity: 'warning', hint: 'Check every (after: N) and @on target; or use {#anchor} names, which never move.' },
-  'write-scope-overlap': { severity: 'warning', hint: 'Items of one wave run together only when their @writes globs do not overlap.' },
+  'write-scope-overlap': { severity: 'warning', hint: 'Give items of one wave disjoint @writes, order one after the other with (after: N), or set parallel_items: off.' },
   'did-you-mean': { severity: 'warning', hint: 'Correct the spelling; as written it does not do what it looks like.' },
   'not-a-checkbox': { severity: 'warning', hint: 'Only [ ], [x] and [X] make an item; use an {#anchor} to name items that never move.' },
   'bad-guardrail': { severity: 'warning', hint: 'Until it is fixed the default applies, and leopold run start refuses the file.' },

@@ -7,7 +7,7 @@ export type SourceLookup = ReadonlyMap<string, string> | ((file: string) => stri
 const MAX_FRAME_LINES = 3;
 
 /**
- * Renders diagnostics for people: `file:line:column: severity code: message`, a code frame
+ * Renders diagnostics for people: `file:line:column: severity: message [code]`, a code frame
  * under it when the source is known, then `  hint: …`. Ends with a newline unless empty.
  */
 export function renderText(list: readonly Diagnostic[], sources?: SourceLookup): string {
@@ -19,8 +19,17 @@ export function renderTextOne(d: Diagnostic, source?: string): string {
   return renderOne(d, source);
 }
 
+/**
+ * The first line of a diagnostic, the one tools read: `file:line:column: severity: message
+ * [code]`, the shape of gcc and clang, which VS Code's `$gcc` problem matcher and GitHub
+ * problem matchers in the documented format read as they are (docs/decisions/diagnostic-shape.md).
+ */
+export function diagnosticHead(d: Diagnostic): string {
+  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${oneLine(d.message)} [${d.code}]`;
+}
+
 function renderOne(d: Diagnostic, source: string | undefined): string {
-  const head = `${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${oneLine(d.message)}`;
+  const head = diagnosticHead(d);
   const frame = source === undefined ? [] : codeFrame(source, d);
   const hint = d.hint ? [`  hint: ${oneLine(d.hint)}`] : [];
   return [head, ...frame, ...hint].join('\n');

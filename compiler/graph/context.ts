@@ -6,6 +6,7 @@ import { findLoops, type Loop } from './loops.js';
 import { emittedKeysOf } from '../../runtime/plan/kind-facts.js';
 import { reachableFrom, type Reach } from './reachability.js';
 import { wavesOf } from './waves.js';
+import { NearMisses } from './near-miss.js';
 
 /** What every check may ask, computed once per plan. */
 export interface CheckContext {
@@ -26,13 +27,25 @@ export interface CheckContext {
   reach: Reach;
   /** The waves, as item ids. */
   waves: string[][];
+  /** Whether items of one wave may run side by side (GUARDRAILS `parallel_items: on`). */
+  parallelItems: boolean;
+  /** The plan's anchors, for near misses of references that name no item (indexed on first use). */
+  anchors: NearMisses;
+  /** Each anchor and the first item that declares it. */
+  anchorItems: Map<string, number>;
+}
+
+/** What the checks know about the brief beyond the plan itself. */
+export interface CheckOptions {
+  /** GUARDRAILS `parallel_items: on`: items of one wave may run together (default off). */
+  parallelItems?: boolean;
 }
 
 /** A check: one diagnostic code's rule, from the shared facts to diagnostics. */
 export type Check = (ctx: CheckContext) => Diagnostic[];
 
 /** Computes the shared facts of a plan once, for all checks. */
-export function checkContext(ir: ParsedPlan): CheckContext {
+export function checkContext(ir: ParsedPlan, options: CheckOptions = {}): CheckContext {
   const { graph } = buildGraph(ir);
   const emitters = new Map<string, number[]>();
   for (const item of ir.items) {
@@ -42,6 +55,8 @@ export function checkContext(ir: ParsedPlan): CheckContext {
       else emitters.set(key, [item.index]);
     }
   }
+  const anchorItems = new Map<string, number>();
+  for (const item of ir.items) if (item.anchor !== null && !anchorItems.has(item.anchor)) anchorItems.set(item.anchor, item.index);
   const loops = findLoops(graph);
   const onLoop = new Set(loops.flatMap((loop) => loop.members.map((item) => item.index)));
   const unmetNeeders = new Set(
@@ -57,5 +72,8 @@ export function checkContext(ir: ParsedPlan): CheckContext {
     unmetNeeders,
     reach: reachableFrom(ir),
     waves: wavesOf(ir),
+    parallelItems: options.parallelItems === true,
+    anchors: new NearMisses(anchorItems.keys()),
+    anchorItems,
   };
 }

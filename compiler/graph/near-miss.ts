@@ -97,6 +97,12 @@ export class NearMisses {
     return this.lower.has(word.toLowerCase());
   }
 
+  /** The known word `word` is, as the plan spells it (case aside), if any. */
+  spelled(word: string): string | undefined {
+    const at = this.lower.get(word.toLowerCase());
+    return at === undefined ? undefined : this.words[at];
+  }
+
   /** The known word `word` is most likely a slip for, if any. */
   closest(word: string): string | undefined {
     const written = word.toLowerCase();
@@ -194,9 +200,120 @@ export function routeNearMiss(item: PlanItem, route: Route): NearMiss | undefine
   return meant === undefined ? undefined : { written: key, meant };
 }
 
-/** `#fxi` where the plan has `{#fix}`: an anchor reference that names nothing, close to one that exists. */
-export function anchorNearMiss(ref: string, anchors: NearMisses): NearMiss | undefined {
-  if (!/^#[a-z][a-z0-9-]*$/.test(ref) || anchors.has(ref.slice(1))) return undefined;
-  const meant = anchors.closest(ref.slice(1));
-  return meant === undefined ? undefined : { written: ref.slice(1), meant };
+/**
+ * The anchor a reference that names no item most likely meant: `#fxi` or `fxi` where the
+ * plan has `{#fix}`, `#Fix` (anchors are lowercase) or a bare `fix` (no `#`). Numbers are
+ * never guessed at: the message already says which numbers exist.
+ */
+export function referenceNearMiss(ref: string, anchors: NearMisses): NearMiss | undefined {
+  const written = ref.startsWith('#') ? ref.slice(1) : ref;
+  if (!/^[A-Za-z][\w-]*$/.test(written)) return undefined;
+  const meant = anchors.spelled(written) ?? anchors.closest(written);
+  return meant === undefined || meant === ref.slice(1) ? undefined : { written, meant };
+}
+
+/** The two dependency marker words and what a slip of them is read as. */
+const DEPENDENCY_WORDS = ['after', 'deps'] as const;
+
+/** A token that can only be a reference: `3`, `#3`, `#build`. */
+const REFERENCE_TOKEN = /^#?\d{1,9}$|^#[a-z][a-z0-9-]*$/;
+
+/**
+ * A dependency marker the parser did not read, found at the start of the item text (where
+ * the parser stopped reading markers): `(afer: #x)`, `(after #x)`, `(deps 1 2)`,
+ * `(depends on: 3)`, or `(after: #x` never closed. `replacement` is the marker as it
+ * should read. Prose is left alone: the parenthesis must hold only references (numbers,
+ * `#N`, `#anchor`, or the name of one of the plan's anchors), so `(after lunch) Call Sam`
+ * or `(after 5pm)` stays text. See docs/plan-language.md, "Typos and prose".
+ */
+export interface DependencySlip {
+  /** How much of the item text it covers. */
+  length: number;
+  /** What is wrong, for the message. */
+  problem: string;
+  replacement: string;
+}
+
+// `(word[ on][:] refs)`; the closing parenthesis is optional so an unclosed marker is found.
+const LEADING_PAREN = /^\(\s*([A-Za-z]+(?:[ \t]+on)?)([ \t]*:)?([^()]*)(\))?/;
+
+export function dependencySlip(item: PlanItem, anchors: NearMisses): DependencySlip | undefined {
+  const match = LEADING_PAREN.exec(item.text);
+  if (!match) return undefined;
+  const [whole, wordWritten, colon, contents, close] = match as unknown as [string, string, string | undefined, string, string | undefined];
+  const word = wordWritten.toLowerCase();
+  const exact = (DEPENDENCY_WORDS as readonly string[]).includes(word);
+  const meant = exact ? word : word === 'depends' || word === 'depends on' ? 'deps' : closestWord(word, DEPENDENCY_WORDS);
+  if (meant === undefined) return undefined;
+  if (close === undefined) {
+    // Only the real keyword and its colon say "marker" clearly enough without the `)`.
+    if (!exact || colon === undefined) return undefined;
+    const refs = leadingReferences(contents, anchors);
+    if (refs.length === 0) return undefined;
+    return { length: whole.length, problem: `its "(${wordWritten}:" is never closed with ")"`, replacement: `(${word}: ${refs.join(', ')})` };
+  }
+  const tokens = contents.split(/[\s,]+/).filter((t) => t !== '');
+  if (tokens.length === 0 || !tokens.every((t) => isReference(t, anchors))) return undefined;
+  const replacement = `(${meant}: ${tokens.map((t) => (REFERENCE_TOKEN.test(t) ? t : `#${anchors.spelled(t) ?? t}`)).join(', ')})`;
+  const problem = exact ? `"(${wordWritten} …)" has no colon after "${wordWritten}"` : `"(${wordWritten}${colon ?? ''} …)" is not a dependency marker`;
+  return { length: whole.length, problem, replacement };
+}
+
+/** A dependency marker anywhere after the start of the text, where it is never read: `Write docs (after: #parser)`. */
+export function misplacedDependency(item: PlanItem, anchors: NearMisses): string | undefined {
+  for (const match of item.text.matchAll(/\((after|deps)[ \t]*:([^()]*)\)/gi)) {
+    // At the very start it would have been read (a leading one is never left in the text).
+    if (match.index === 0) continue;
+    const tokens = (match[2] as string).split(/[\s,]+/).filter((t) => t !== '');
+    if (tokens.length > 0 && tokens.every((t) => isReference(t, anchors))) return match[0];
+  }
+  return undefined;
+}
+
+function isReference(token: string, anchors: NearMisses): boolean {
+  return REFERENCE_TOKEN.test(token) || anchors.has(token.replace(/^#/, ''));
+}
+
+/** The references an unclosed marker starts with (up to the first word that is not one). */
+function leadingReferences(contents: string, anchors: NearMisses): string[] {
+  const refs: string[] = [];
+  for (const token of contents.split(/[\s,]+/).filter((t) => t !== '')) {
+    if (!isReference(token, anchors)) break;
+    refs.push(token);
+  }
+  return refs;
+}
+
+/** Marker-line words: written on the item line they are text, so the marker does nothing. */
+const MARKER_LINE_WORDS: readonly string[] = ['on', 'emit', 'needs', 'scenario', 'writes'];
+
+// `@nede human`: a slip of `@node` followed by a kind.
+const NODE_SLIP = /^@([A-Za-z]{3,5})[ \t]*:?[ \t]+(work|gate|verify|tool|human|feedback)(?![A-Za-z0-9_-])/i;
+
+/**
+ * An item text that starts with a marker-line word (`- [ ] @needs built Deploy`), or with
+ * a slip of `@node` before a kind (`@nede human Ask`): on the item line only dependencies
+ * and kinds are read, so the rest is text and the marker does nothing. Other `@words` at
+ * the start of the text may be someone's handle (`@emily review the copy`) and are left
+ * alone; kind slips (`@gaet`) are itemLineKind's.
+ */
+export function itemLineMarkerWord(item: PlanItem): { written: string; meant: string; length: number; markerLine: boolean } | undefined {
+  const word = ITEM_AT_WORD.exec(item.text);
+  if (!word) return undefined;
+  const written = word[1] as string;
+  if (MARKER_LINE_WORDS.includes(written.toLowerCase())) return { written, meant: written.toLowerCase(), length: word[0].length, markerLine: true };
+  const slip = NODE_SLIP.exec(item.text);
+  if (!slip || slip[1]!.toLowerCase() === 'node' || editDistance(slip[1]!.toLowerCase(), 'node') > 1) return undefined;
+  return { written: slip[1]!, meant: `node ${slip[2]!.toLowerCase()}`, length: slip[0].length, markerLine: false };
+}
+
+/**
+ * The hint for a reference that names no item, when it is a near miss of an anchor
+ * (`Did you mean "#fix"? Item 3 is {#fix}.`); undefined leaves the catalog's hint.
+ */
+export function meantAnchor(ctx: { anchors: NearMisses; anchorItems: ReadonlyMap<string, number> }, ref: string): string | undefined {
+  const miss = referenceNearMiss(ref, ctx.anchors);
+  if (!miss) return undefined;
+  const owner = ctx.anchorItems.get(miss.meant);
+  return `Did you mean "#${miss.meant}"?${owner === undefined ? '' : ` Item ${owner} is {#${miss.meant}}.`}`;
 }

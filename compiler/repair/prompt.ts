@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { diagnosticHead } from '../diagnostics/render-text.js';
 import { AMENDMENT_BUDGET, MAX_ADD_TEXT } from '../../runtime/amend/index.js';
 
 /** What the repair prompt is built from. */
@@ -30,7 +31,7 @@ export function repairPrompt({ file, planText, diagnostics, used }: RepairPrompt
     '',
     '## Diagnostics',
     '',
-    ...diagnostics.map((d) => `${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message.replace(/\s+/g, ' ')}`),
+    ...diagnostics.map((d) => diagnosticHead({ ...d, message: d.message.replace(/\s+/g, ' ') })),
     '',
     `## The plan (${file}), with line numbers`,
     '',

@@ -17,6 +17,32 @@ function hookCommands(settings: unknown): unknown[] {
 // Settings files are a few KiB; past this, they are not read (as if unreadable).
 const SETTINGS_BYTES = 4 * 1024 * 1024;
 
+/** A Leopold hook a project's settings file registers, as written there. */
+export interface RegisteredHook {
+  /** `settings.json` or `settings.local.json` (under `.claude/`). */
+  file: string;
+  hook: LeopoldHookName;
+  command: string;
+}
+
+/** Every Leopold hook the project's `.claude/settings.json` and `settings.local.json` register, each command once. Unreadable settings count as none. */
+export function registeredHooks(projectDir: string): RegisteredHook[] {
+  const found: RegisteredHook[] = [];
+  for (const file of ['settings.json', 'settings.local.json']) {
+    let settings: unknown;
+    try {
+      settings = JSON.parse(readRegularFile(join(projectDir, '.claude', file), SETTINGS_BYTES).toString('utf8').replace(/^\uFEFF/, ''));
+    } catch {
+      continue;
+    }
+    for (const command of hookCommands(settings)) {
+      const ours = leopoldHookOf(command);
+      if (ours !== null && !found.some((h) => h.command === command)) found.push({ file, hook: ours.hook, command: command as string });
+    }
+  }
+  return found;
+}
+
 /**
  * True when the project's own settings (`.claude/settings.json` or `settings.local.json`)
  * register Leopold's `hook` in a form that will run here: a script that exists (with

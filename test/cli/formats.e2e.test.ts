@@ -48,13 +48,22 @@ describe('compile --strict', () => {
     const { root } = project(WARNED);
     const strict = leopold(root, ['compile', '--strict']);
     expect(strict.code).toBe(1);
-    expect(strict.stderr).toContain('warning did-you-mean');
+    expect(strict.stderr).toMatch(/: warning: .+ \[did-you-mean\]$/m);
     expect(strict.stderr).toContain('leopold: --strict: 1 warning counts as an error; nothing was written');
     expect(existsSync(join(root, SCRIPT))).toBe(false);
     expect(leopold(root, ['compile', '--strict', '--print']).stdout).toBe('');
     const plain = leopold(root, ['compile']);
     expect(plain.code).toBe(0);
     expect(existsSync(join(root, SCRIPT))).toBe(true);
+  });
+
+  it('reads parallel_items from GUARDRAILS: overlapping @writes refuse only a plan whose items may run together', () => {
+    const { root } = project('- [ ] One\n  @writes src/**\n- [ ] Two\n  @writes src/a.ts\n');
+    expect(leopold(root, ['compile', '--strict', '--print']).code).toBe(0);
+    writeFileSync(join(root, '.leopold', 'GUARDRAILS.md'), '# G\n- parallel_items: on\n');
+    const strict = leopold(root, ['compile', '--strict', '--print']);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(/^\.leopold\/PLAN\.md:3:7: warning: .+ \[write-scope-overlap\]$/m);
   });
 });
 

@@ -91,7 +91,7 @@ const VALID = [
   '# Plan',
   '',
   '- [x] Write the parser {#parser}',
-  '- [ ] @gate security Review auth (after: 1)',
+  '- [ ] (after: 1) @gate security Review auth',
   '  @on fail -> 4',
   '- [ ] (after: 2) @tool `npm test`',
   '  @on exit!=0 -> 4',
@@ -128,13 +128,13 @@ describe('leopold graph: plans', () => {
     expect(r.stdout).not.toContain('route-only');
   });
 
-  it('a broken plan: `file:line:col: error code: message` with a frame and hint, exit 1', () => {
+  it('a broken plan: `file:line:col: error: message [code]` with a frame and hint, exit 1', () => {
     const dir = project({ 'plans/PLAN.md': BROKEN });
     const r = leopold(['graph', 'plans/PLAN.md'], dir);
     expect(r.code).toBe(1);
     const heads = r.stderr.split('\n').filter((l) => /^\S+:\d+:\d+: /.test(l));
     expect(heads).toHaveLength(1);
-    expect(heads[0]).toMatch(/^plans\/PLAN\.md:2:3: error dangling-edge: .+/);
+    expect(heads[0]).toMatch(/^plans\/PLAN\.md:2:3: error: .+ \[dangling-edge\]$/);
     expect(r.stderr).toContain('  2 |   @on fail -> 9\n');
     expect(r.stderr).toMatch(/\n {2}hint: .+\n1 error, 0 warnings\n$/);
     expect(r.stdout.startsWith('plans/PLAN.md: 2 items')).toBe(true);
@@ -142,8 +142,8 @@ describe('leopold graph: plans', () => {
 
   it('paths stay as the user gave them: relative, ./-prefixed or absolute', () => {
     const dir = project({ 'PLAN.md': BROKEN });
-    expect(leopold(['graph', './PLAN.md'], dir).stderr).toMatch(/^\.\/PLAN\.md:2:3: error /);
-    expect(leopold(['graph', join(dir, 'PLAN.md')], root).stderr.startsWith(`${join(dir, 'PLAN.md')}:2:3: error `)).toBe(true);
+    expect(leopold(['graph', './PLAN.md'], dir).stderr).toMatch(/^\.\/PLAN\.md:2:3: error: /);
+    expect(leopold(['graph', join(dir, 'PLAN.md')], root).stderr.startsWith(`${join(dir, 'PLAN.md')}:2:3: error: `)).toBe(true);
   });
 
   it('--format github prints workflow commands; --format json a JSON array', () => {
@@ -176,7 +176,7 @@ describe('leopold graph: plans', () => {
     const m = leopold(['graph', 'PLAN.md', '--mermaid'], dir);
     expect(m.code).toBe(1);
     expect(m.stdout.startsWith('flowchart TD\n')).toBe(true);
-    expect(m.stderr).toContain('error dangling-edge');
+    expect(m.stderr).toContain('[dangling-edge]');
     await expect(mermaidParse(m.stdout)).resolves.toBeTruthy();
     const d = leopold(['graph', 'PLAN.md', '--dot'], dir);
     expect(d.stdout.startsWith('digraph "PLAN.md" {\n')).toBe(true);
@@ -187,7 +187,7 @@ describe('leopold graph: plans', () => {
     const dir = project({ 'PLAN.md': '- [ ] One\n  @frobnicate now\n' });
     const loose = leopold(['graph', 'PLAN.md'], dir);
     expect(loose.code).toBe(0);
-    expect(loose.stderr).toMatch(/^PLAN\.md:2:\d+: warning unknown-marker: /);
+    expect(loose.stderr).toMatch(/^PLAN\.md:2:\d+: warning: .+ \[unknown-marker\]$/m);
     expect(leopold(['graph', 'PLAN.md', '--strict'], dir).code).toBe(1);
   });
 
@@ -195,7 +195,7 @@ describe('leopold graph: plans', () => {
     const dir = project({ '.leopold/PLAN.md': '- [ ] One\n', '.leopold/GUARDRAILS.md': '# G\n- max_iterations: lots\n' });
     const r = leopold(['graph', '.leopold/PLAN.md'], dir);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^\.leopold\/GUARDRAILS\.md:2:19: warning bad-guardrail: max_iterations is "lots"/);
+    expect(r.stderr).toMatch(/^\.leopold\/GUARDRAILS\.md:2:19: warning: max_iterations is "lots".* \[bad-guardrail\]$/m);
     expect(r.stderr).toContain('  2 | - max_iterations: lots\n');
     expect(leopold(['graph', '.leopold/PLAN.md', '--strict'], dir).code).toBe(1);
   });
@@ -216,11 +216,22 @@ describe('leopold graph: plans', () => {
     ]);
   });
 
+  it('write-scope-overlap only where GUARDRAILS lets items of one wave run together (parallel_items: on)', () => {
+    const plan = '- [ ] One\n  @writes src/**\n- [ ] Two\n  @writes src/a.ts\n';
+    const sequential = project({ '.leopold/PLAN.md': plan });
+    const r = leopold(['graph', '--strict'], sequential);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const parallel = project({ '.leopold/PLAN.md': plan, '.leopold/GUARDRAILS.md': '# G\n- parallel_items: on\n' });
+    const warned = leopold(['graph', '--strict'], parallel);
+    expect(warned.code).toBe(1);
+    expect(warned.stderr).toMatch(/^\.leopold\/PLAN\.md:3:7: warning: .+ \[write-scope-overlap\]$/m);
+  });
+
   it('[PLAN] defaults to the nearest .leopold/PLAN.md walking up, shown relative to cwd', () => {
     const dir = project({ '.leopold/PLAN.md': BROKEN, 'src/deep/x.ts': '' });
     const r = leopold(['graph'], join(dir, 'src/deep'));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^\.\.\/\.\.\/\.leopold\/PLAN\.md:2:3: error dangling-edge/);
+    expect(r.stderr).toMatch(/^\.\.\/\.\.\/\.leopold\/PLAN\.md:2:3: error: .+ \[dangling-edge\]$/m);
   });
 
   it('never writes files', () => {

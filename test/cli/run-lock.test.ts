@@ -64,7 +64,8 @@ describe('leopold run and the lock', () => {
     expect(run(root, ['run', 'allow', 'push']).code).toBe(0);
     const bad = run(root, ['run', 'allow', 'force']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/give git or push, not "force"/);
+    // One line, one `leopold:` prefix.
+    expect(bad.stderr).toBe('leopold: run allow takes git or push, not "force"\n');
   });
 
   it('without bubblewrap: a named warning from start and status; --require-sandbox refuses and writes nothing', () => {

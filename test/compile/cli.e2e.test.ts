@@ -123,12 +123,23 @@ describe('leopold compile', () => {
     }
   });
 
+  it('--repair-from a missing file: exit 2, one line, nothing written, whether or not the plan needs repair', () => {
+    for (const dir of [project('fixtures/compile/example/.leopold'), repairProject('dangling-route')]) {
+      const plan = readFileSync(join(dir, '.leopold/PLAN.md'));
+      const run = leopold(dir, ['--repair-from', 'missing.md']);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe('leopold: missing.md: no such file (expected a repair proposals file)\n');
+      expect(existsSync(join(dir, SCRIPT))).toBe(false);
+      expect(readFileSync(join(dir, '.leopold/PLAN.md'))).toEqual(plan);
+    }
+  });
+
   it('plan errors exit 1, write nothing and say why there was no repair', () => {
     const dir = repairProject('dangling-route');
     const plan = readFileSync(join(dir, '.leopold/PLAN.md'));
     let run = leopold(dir, []);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('error dangling-edge');
+    expect(run.stderr).toMatch(/: error: .+ \[dangling-edge\]$/m);
     expect(run.stderr).toContain('not repaired: no proposal source');
     run = leopold(dir, ['--format', 'github']);
     expect(run.stderr).toMatch(/^::error file=\.leopold\/PLAN\.md,line=5/m);
@@ -194,7 +205,7 @@ describe('leopold compile', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('repair refused: the repair command exited with status 3; its stderr ended with: boom');
     const prompt = readFileSync(join(dir, 'prompt.txt'), 'utf8');
-    expect(prompt).toContain('error dangling-edge');
+    expect(prompt).toMatch(/: error: .+ \[dangling-edge\]$/m);
     expect(prompt).toContain('5 |   @on fail -> 9');
     expect(prompt).toContain('```leopold-amend');
     run = leopold(dir, ['--repair-cmd', 'sleep 30'], undefined, { LEOPOLD_REPAIR_TIMEOUT: '0.5' });

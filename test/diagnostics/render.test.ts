@@ -20,7 +20,7 @@ describe('renderText', () => {
     const source = '# Plan\n- [ ] Review\n  @on fail -> 9\n';
     expect(renderText([dangling], new Map([['plans/PLAN.md', source]]))).toBe(
       [
-        'plans/PLAN.md:3:3: error dangling-edge: item 2 ("Review") routes to item 9, which does not exist',
+        'plans/PLAN.md:3:3: error: item 2 ("Review") routes to item 9, which does not exist [dangling-edge]',
         '  3 |   @on fail -> 9',
         '    |   ^^^^^^^^^^^^',
         '  hint: Point the route at an existing item index (1-based) or #anchor.',
@@ -31,7 +31,7 @@ describe('renderText', () => {
 
   it('prints no frame when the source is unknown, and nothing for no diagnostics', () => {
     expect(renderText([dangling])).toBe(
-      'plans/PLAN.md:3:3: error dangling-edge: item 2 ("Review") routes to item 9, which does not exist\n' +
+      'plans/PLAN.md:3:3: error: item 2 ("Review") routes to item 9, which does not exist [dangling-edge]\n' +
         '  hint: Point the route at an existing item index (1-based) or #anchor.\n',
     );
     expect(renderText([])).toBe('');
@@ -134,6 +134,6 @@ describe('renderDiagnostics', () => {
 
   it('keeps a message with a newline on one text line', () => {
     const d = { ...dangling, message: 'a\nb', hint: undefined };
-    expect(renderText([d])).toBe('plans/PLAN.md:3:3: error dangling-edge: a b\n');
+    expect(renderText([d])).toBe('plans/PLAN.md:3:3: error: a b [dangling-edge]\n');
   });
 });

@@ -100,13 +100,24 @@ describe('work grows linearly with the plan', () => {
     expect(growth(generatePlan(100), 5, analyze)).toBeLessThan(6);
   });
 
-  it('every item refers to a slip of a distinct anchor: one did-you-mean each, still linear', () => {
+  it('every item refers to a slip of a distinct anchor: one dangling-edge naming it each, still linear', () => {
     const slips = (n: number): string =>
       Array.from({ length: n }, (_, i) => `- [ ] Step ${i} {#step-${i}-done}\n  @on fail -> #setp-${i}-done\n`).join('');
     const small = measure(() => analyze(slips(300)));
     const large = measure(() => analyze(slips(1_200)));
     expect(large / small).toBeLessThan(6);
-    expect(analyzePlan(slips(3), 'PLAN.md').diagnostics.filter((d) => d.code === 'did-you-mean')).toHaveLength(3);
+    expect(analyzePlan(slips(3), 'PLAN.md').diagnostics.map((d) => [d.code, d.hint])).toEqual(
+      [0, 1, 2].map((i) => ['dangling-edge', `Did you mean "#step-${i}-done"? Item ${i + 1} is {#step-${i}-done}.`]),
+    );
+  });
+
+  it('item texts full of dependency markers that are not read (misspelt, unclosed, misplaced): still linear', () => {
+    const text = (n: number): string =>
+      `- [ ] Build {#build}\n- [ ] Write it${' (after: 1) and (afer: #build) and (deps 1'.repeat(n)}\n- [ ] (afer: #build)${' (after: #build)'.repeat(n)}\n- [ ] (after: #build Write it${' and 1 #build'.repeat(n)}\n`;
+    const small = measure(() => analyze(text(300)));
+    const large = measure(() => analyze(text(1_200)));
+    expect(large / small).toBeLessThan(6);
+    expect(analyzePlan(text(2), 'PLAN.md').diagnostics.map((d) => d.code)).toEqual(['did-you-mean', 'did-you-mean', 'did-you-mean']);
   });
 
   it('random plan-ish markdown repeated n and 4n times', () => {

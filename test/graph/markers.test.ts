@@ -70,12 +70,14 @@ describe('dropped-dependency', () => {
   it('warns at each reference to itself, a later item, 0, an unknown anchor or a missing item', () => {
     const ir = plan([{ text: 'A', after: [1] }, { text: 'B', after: [3, 0, '#nope', 1, 9] }, { text: 'C' }]);
     const dropped = 'so the dependency was dropped; expected an earlier item';
+    // A number past the last item: the hint says what the numbers are.
+    const numbered = 'Items are numbered 1 to 3, counting every checkbox from the top, done ones too; name an earlier one by number or by its {#anchor}.';
     expect(checkPlan(ir)).toEqual([
       diag('dropped-dependency', 'warning', [3, 15, 3, 16], `item 1 ("A") depends on itself ("1"), ${dropped}`, [1]),
       diag('dropped-dependency', 'warning', [4, 15, 4, 16], `item 2 ("B") depends on "3", the later item 3 ("C"), ${dropped}`, [2]),
-      diag('dropped-dependency', 'warning', [4, 18, 4, 19], `item 2 ("B") depends on "0", which is not an item, ${dropped}`, [2]),
+      { ...diag('dropped-dependency', 'warning', [4, 18, 4, 19], `item 2 ("B") depends on "0", which is not an item, ${dropped}`, [2]), hint: numbered },
       diag('dropped-dependency', 'warning', [4, 21, 4, 26], `item 2 ("B") depends on "#nope", which names no item, ${dropped}`, [2]),
-      diag('dropped-dependency', 'warning', [4, 31, 4, 32], `item 2 ("B") depends on "9", which is not an item, ${dropped}`, [2]),
+      { ...diag('dropped-dependency', 'warning', [4, 31, 4, 32], `item 2 ("B") depends on "9", which is not an item, ${dropped}`, [2]), hint: numbered },
     ]);
   });
 

@@ -78,6 +78,14 @@ describe('globsOverlap', () => {
 
 describe('write-scope-overlap', () => {
   const EXPECTED = 'their scopes can match the same path; expected disjoint @writes within a wave';
+  const parallel = { parallelItems: true };
+
+  it('says nothing while items run one at a time (parallel_items off, the default)', () => {
+    const ir = plan([{ text: 'A', writes: ['src/**'] }, { text: 'B', writes: ['src/**'] }]);
+    expect(checkPlan(ir)).toEqual([]);
+    expect(checkPlan(ir, { parallelItems: false })).toEqual([]);
+    expect(checkPlan(ir, parallel).map((d) => d.code)).toEqual(['write-scope-overlap']);
+  });
 
   it('warns about two items of one wave, pointing at the later one', () => {
     const ir = plan([
@@ -87,12 +95,12 @@ describe('write-scope-overlap', () => {
       { text: 'D' },
       { text: 'E', after: [1], writes: ['src/a/x.ts'] },
     ]);
-    expect(checkPlan(ir)).toEqual([
+    expect(checkPlan(ir, parallel)).toEqual([
       diag(
         'write-scope-overlap',
         'warning',
         [5, 7, 5, 8],
-        `item 1 ("A") (@writes src/**) and item 2 ("B") (@writes src/a/*.ts) are both in wave 1 and ${EXPECTED}`,
+        `item 1 ("A") (@writes src/**) and item 2 ("B") (@writes src/a/*.ts) are both in wave 1, which parallel_items runs side by side, and ${EXPECTED}`,
         [1, 2],
       ),
     ]);
@@ -105,19 +113,19 @@ describe('write-scope-overlap', () => {
       { text: 'Top md', writes: ['*.md'] },
       { text: 'Src', writes: ['src/**'] },
     ]);
-    expect(checkPlan(ir).map((d) => [d.line, d.items, d.message])).toEqual([
-      [5, [1, 2], `item 1 ("Docs") (@writes docs/*.md) and item 2 ("Any md") (@writes **/*.md) are both in wave 1 and ${EXPECTED}`],
-      [7, [2, 3], `item 2 ("Any md") (@writes **/*.md) and item 3 ("Top md") (@writes *.md) are both in wave 1 and ${EXPECTED}`],
+    expect(checkPlan(ir, parallel).map((d) => [d.line, d.items, d.message])).toEqual([
+      [5, [1, 2], `item 1 ("Docs") (@writes docs/*.md) and item 2 ("Any md") (@writes **/*.md) are both in wave 1, which parallel_items runs side by side, and ${EXPECTED}`],
+      [7, [2, 3], `item 2 ("Any md") (@writes **/*.md) and item 3 ("Top md") (@writes *.md) are both in wave 1, which parallel_items runs side by side, and ${EXPECTED}`],
       // src/x.md is under both.
-      [9, [2, 4], `item 2 ("Any md") (@writes **/*.md) and item 4 ("Src") (@writes src/**) are both in wave 1 and ${EXPECTED}`],
+      [9, [2, 4], `item 2 ("Any md") (@writes **/*.md) and item 4 ("Src") (@writes src/**) are both in wave 1, which parallel_items runs side by side, and ${EXPECTED}`],
     ]);
   });
 
   it('warns once per item, naming the first earlier scope it overlaps', () => {
     const ir = plan([{ text: 'A', writes: ['src/**'] }, { text: 'B', writes: ['src/**'] }, { text: 'C', writes: ['src/x', 'src/**'] }]);
-    expect(checkPlan(ir).map((d) => [d.line, d.items, d.message])).toEqual([
-      [5, [1, 2], `item 1 ("A") (@writes src/**) and item 2 ("B") (@writes src/**) are both in wave 1 and ${EXPECTED}`],
-      [7, [1, 3], `item 1 ("A") (@writes src/**) and item 3 ("C") (@writes src/x) are both in wave 1 and ${EXPECTED}`],
+    expect(checkPlan(ir, parallel).map((d) => [d.line, d.items, d.message])).toEqual([
+      [5, [1, 2], `item 1 ("A") (@writes src/**) and item 2 ("B") (@writes src/**) are both in wave 1, which parallel_items runs side by side, and ${EXPECTED}`],
+      [7, [1, 3], `item 1 ("A") (@writes src/**) and item 3 ("C") (@writes src/x) are both in wave 1, which parallel_items runs side by side, and ${EXPECTED}`],
     ]);
   });
 
@@ -128,16 +136,16 @@ describe('write-scope-overlap', () => {
       { text: 'Wide', writes: ['src/{a,c}/**'] },
       { text: 'Mid', writes: ['src/*/x.ts'] },
     ]);
-    expect(checkPlan(ir).map((d) => d.message)).toEqual([
-      `item 1 ("Deep") (@writes src/a/b.ts) and item 3 ("Wide") (@writes src/{a,c}/**) are both in wave 1 and ${EXPECTED}`,
-      `item 2 ("Sibling") (@writes src/part-2/**) and item 4 ("Mid") (@writes src/*/x.ts) are both in wave 1 and ${EXPECTED}`,
+    expect(checkPlan(ir, parallel).map((d) => d.message)).toEqual([
+      `item 1 ("Deep") (@writes src/a/b.ts) and item 3 ("Wide") (@writes src/{a,c}/**) are both in wave 1, which parallel_items runs side by side, and ${EXPECTED}`,
+      `item 2 ("Sibling") (@writes src/part-2/**) and item 4 ("Mid") (@writes src/*/x.ts) are both in wave 1, which parallel_items runs side by side, and ${EXPECTED}`,
     ]);
   });
 
   it('names the wave it found the overlap in', () => {
     const ir = plan([{ text: 'A' }, { text: 'B', after: [1], writes: ['x/*'] }, { text: 'C', after: [1], writes: ['x/y'] }]);
-    expect(checkPlan(ir).map((d) => d.message)).toEqual([
-      `item 2 ("B") (@writes x/*) and item 3 ("C") (@writes x/y) are both in wave 2 and ${EXPECTED}`,
+    expect(checkPlan(ir, parallel).map((d) => d.message)).toEqual([
+      `item 2 ("B") (@writes x/*) and item 3 ("C") (@writes x/y) are both in wave 2, which parallel_items runs side by side, and ${EXPECTED}`,
     ]);
   });
 
@@ -149,6 +157,6 @@ describe('write-scope-overlap', () => {
       { text: 'C', writes: ['src/**'] },
       { text: 'D', after: [4], writes: ['src/**'] },
     ]);
-    expect(checkPlan(ir)).toEqual([]);
+    expect(checkPlan(ir, parallel)).toEqual([]);
   });
 });

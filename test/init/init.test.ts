@@ -117,7 +117,9 @@ describe('leopold init (built binary)', () => {
     const dir = repo();
     expect(init(dir).code).toBe(0);
     const skill = readFileSync(join(dir, '.claude', 'skills', 'leopold-workflow', 'SKILL.md'), 'utf8');
-    expect(skill).toMatch(/^---\nname: leopold-workflow\ndescription: .+\n---\n/);
+    // Only you start a run: the model may not launch the skill by itself (Claude Code's skill frontmatter).
+    expect(skill).toMatch(/^---\nname: leopold-workflow\ndescription: .+\ndisable-model-invocation: true\n---\n/);
+    expect(readFileSync(join(dir, '.claude', 'skills', 'leopold-run', 'SKILL.md'), 'utf8')).toMatch(/^---\nname: leopold-run\ndescription: .+\ndisable-model-invocation: true\n---\n/);
     for (const needle of ['leopold run start --engine workflow', 'leopold compile', 'leopold-amend', 'ROUTE <item> <condition> -> <target>', 'ADD (after: N)', 'leopold compile --repair-from -', "Workflow({ scriptPath: '.claude/workflows/leopold-run.js' })", 'leopold run finish']) {
       expect(skill).toContain(needle);
     }
@@ -227,6 +229,17 @@ describe('leopold init: nothing tied to one machine', () => {
     expect(commandsOf(settings, 'Stop')).toContain('say done');
     expect(readFileSync(join(dir, '.claude', 'skills', 'leopold-run', 'SKILL.md'), 'utf8')).toContain(`${PROJECT_CLI} run status`);
     expect(init(dir).stdout).toMatch(/^unchanged +\.claude\/settings\.json/m);
+  });
+
+  it('a skill an older init wrote without disable-model-invocation is Leopold\'s: updated, and stale to --check', () => {
+    const dir = repo();
+    expect(init(dir).code).toBe(0);
+    const path = join(dir, '.claude', 'skills', 'leopold-workflow', 'SKILL.md');
+    const ours = readFileSync(path, 'utf8');
+    writeFileSync(path, ours.replace('disable-model-invocation: true\n', ''));
+    expect(init(dir, '--check').stdout).toMatch(/^stale +\.claude\/skills\/leopold-workflow\/SKILL\.md +\(replaced an older Leopold skill the model could start by itself\)/m);
+    expect(init(dir).stdout).toMatch(/^updated +\.claude\/skills\/leopold-workflow\/SKILL\.md/m);
+    expect(readFileSync(path, 'utf8')).toBe(ours);
   });
 
   it('init --check: exit 1 for a missing, stale or uninstalled setup, 0 when it is complete; writes nothing', () => {

@@ -58,6 +58,10 @@ describe('the npm package', () => {
       expect(files).toContain(file);
     }
     expect(files.filter((f) => /\/(test|fixtures|bench|compiler|runtime|scripts|node_modules)\/|dist\/plugin|\.tgz$|\.ts$/.test(f))).toEqual([]);
+    // Every template init reads ships (templates/workflow is bundled into dist/ at build).
+    for (const name of readdirSync(join(root, 'templates')).filter((n) => n !== 'workflow')) {
+      expect(files.some((f) => f.startsWith(`package/templates/${name}/`)), `templates/${name}`).toBe(true);
+    }
     const manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
     expect(manifest).toMatchObject({ name: 'leopold', bin: { leopold: 'dist/leopold.js' }, license: 'MIT', engines: { node: expect.any(String) } });
     expect(manifest.private).toBeUndefined();

@@ -73,6 +73,10 @@ describe('the Claude Code plugin (dist/plugin)', () => {
       expect(text).toContain(`${PROJECT_CLI} run `);
       expect(text).not.toContain('{{');
     }
+    // Every template init reads travels with bin/leopold (templates/workflow is bundled into dist/ at build).
+    const shipped = readdirSync(join(root, 'templates')).filter((name) => name !== 'workflow');
+    expect(shipped).toContain('ci');
+    for (const name of shipped) expect(readdirSync(join(plugin, 'templates', name)), name).toEqual(readdirSync(join(root, 'templates', name)));
     expect(statSync(join(plugin, 'bin', 'leopold')).mode & 0o111).not.toBe(0);
     const version = spawnSync('/bin/sh', ['-c', '"$P"/bin/leopold --version'], { cwd: work, encoding: 'utf8', env: { PATH, P: plugin } });
     expect(version.stdout.trim()).toBe(pkg.version);
@@ -111,7 +115,10 @@ describe('the Claude Code plugin (dist/plugin)', () => {
       return { guards: outputs.filter((o) => o.guard !== '').length, stops: outputs.filter((o) => o.stop !== '').length, outputs };
     };
 
-    // Registered but not installed (no npm i yet): the project's hooks cannot run, so the plugin's act.
+    // Registered but not installed (no npm i yet): the project's hooks cannot run, so the plugin's act,
+    // and run start, from the plugin, checks those instead (a package install would refuse: test/cli/run-hooks.test.ts).
+    const restart = spawnSync(join(plugin, 'bin', 'leopold'), ['run', 'start', '--force'], { cwd: join(dir, 'src'), encoding: 'utf8', env: { PATH } });
+    expect(restart.status, restart.stderr).toBe(0);
     let now = acting();
     expect(now.outputs[1]!.guard).toMatch(/"deny"/);
     expect(now.outputs[1]!.stop).toMatch(/"block"/);

@@ -40,7 +40,7 @@ describe('repairPrompt', () => {
     const text = '- [ ] @gate A\n  @on fail -> 7\n';
     const { diagnostics } = analyzePlan(text, 'P.md');
     const prompt = repairPrompt({ file: 'P.md', planText: text, diagnostics, used: 1 });
-    expect(prompt).toContain('P.md:2:3: error dangling-edge');
+    expect(prompt).toMatch(/^P\.md:2:3: error: .+ \[dangling-edge\]$/m);
     expect(prompt).toContain('2 |   @on fail -> 7');
     expect(prompt).toContain('add-budget: at most 3 changes per run; 2 left now.');
     for (const bound of ['no-delete', 'no-touch-done', 'no-guardrails', 'add-only', 'work-only', 'malformed', 'repair-only']) expect(prompt).toContain(`- ${bound}:`);

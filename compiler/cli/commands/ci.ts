@@ -4,6 +4,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { parseOptions, wholeNumberOption } from '../../brief/options.js';
+import { readTextFile } from '../../brief/read-text.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import type { WorkflowResult } from '../../../runtime/workflow/index.js';
@@ -14,11 +15,19 @@ import { endQuietlyOnBrokenPipe, resolvePlanPath } from '../io.js';
 import { renderSimulation, simulatePlan, simulationJson } from './simulate.js';
 
 /**
- * The stops a rehearsal on default answers may end at and still pass CI: the plan ran to
- * its end, or to a designed stop for a person. Anything else (scribe_failed, a budget, no
- * progress, a failing script, no result) fails the job.
+ * The stops at which the rehearsal reached the end of the plan: every item done, or every
+ * item done that routing dispatched (the rest routed around). These always pass.
  */
-export const CLEAN_STOPS = ['plan_complete', 'routed_complete', 'awaiting_human', 'escalation'] as const;
+export const END_STOPS = ['plan_complete', 'routed_complete'] as const;
+
+/**
+ * The other ways a workflow run ends, which pass only when `--allow-stop` names them: a
+ * rehearsal that stops short of the end covered only part of the plan.
+ */
+export const ALLOWABLE_STOPS = ['awaiting_human', 'escalation', 'iteration_budget', 'budget_exceeded', 'no_progress', 'repeated_failure', 'deadlock', 'run_budget', 'scribe_failed'] as const;
+
+/** Commander's collector for a repeatable, comma-separated option. */
+const collect = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(',').map((part) => part.trim())];
 
 /** `leopold ci` options as commander hands them over; validated once here. */
 export const CiOptionsSchema = z.object({
@@ -27,6 +36,8 @@ export const CiOptionsSchema = z.object({
   checks: z.boolean().default(true),
   claude: z.string().min(1, 'expected a path to the claude binary').optional(),
   timeout: wholeNumberOption(1, 'a whole number of seconds').default(600),
+  answers: z.string().min(1, 'expected a path to an answers JSON file').optional(),
+  allowStop: z.array(z.enum(ALLOWABLE_STOPS)).default([]),
 });
 export type CiOptions = z.infer<typeof CiOptionsSchema>;
 
@@ -39,8 +50,16 @@ The plan checks a CI job runs, as one command with exit codes a pipeline can tru
   3. leopold compile --check --format github   .claude/workflows/leopold-run.js is up to date
   4. leopold simulate --host claude-code       the compiled workflow rehearsed in the real
                                                client on the scripted model (no API key, no
-                                               tokens); it must end at a clean stop:
-                                               ${CLEAN_STOPS.join(', ')}
+                                               tokens), with --answers FILE if given; it
+                                               must reach the end of the plan
+                                               (${END_STOPS.join(', ')}) or a stop that
+                                               --allow-stop names
+
+--answers FILE scripts the rehearsal's agents as simulate --answers does (docs/host.md):
+answers for the @human and persona nodes carry a plan past them. --allow-stop STOP
+(repeatable, or comma-separated) lets the rehearsal pass at a stop short of the end:
+awaiting_human for a plan that waits for a person under autonomy ask, or one of
+${ALLOWABLE_STOPS.filter((s) => s !== 'awaiting_human').join(', ')}.
 
 Writes into --out (default leopold-ci/): rehearsal.txt, rehearsal.json, summary.md and
 ci.json (the machine-readable outcome), and appends summary.md to $GITHUB_STEP_SUMMARY
@@ -49,8 +68,8 @@ steps of their own).
 
 Exit codes:
   0  every step passed
-  1  a step failed (GUARDRAILS problems, plan errors or warnings, drift, an unclean or
-     failed rehearsal)
+  1  a step failed (GUARDRAILS problems, plan errors or warnings, drift, a rehearsal that
+     failed or stopped short of the end of the plan without --allow-stop)
   2  usage or I/O problem (no Claude Code client, an unwritable --out)
 `;
 
@@ -72,6 +91,8 @@ export function registerCi(program: Command): void {
     .option('--no-checks', 'skip graph --strict and compile --check; run only the rehearsal')
     .option('--claude <path>', 'the claude binary for the rehearsal')
     .option('--timeout <seconds>', 'how long the rehearsal may take (default 600)')
+    .option('--answers <file>', 'scripted agent answers for the rehearsal (JSON; as simulate --answers)')
+    .option('--allow-stop <stop>', 'a stop short of the plan\'s end that still passes (repeatable or comma-separated), e.g. awaiting_human', collect)
     .addHelpText('after', HELP)
     .action(async (plan: string | undefined, raw: unknown) => {
       endQuietlyOnBrokenPipe();
@@ -80,6 +101,8 @@ export function registerCi(program: Command): void {
 }
 
 async function runCi(planArg: string | undefined, opts: CiOptions): Promise<number> {
+  // An answers file that cannot be read is a usage error before any step runs (the rehearsal reads it again).
+  if (opts.answers !== undefined) readTextFile(opts.answers, 'answers file');
   const steps: StepOutcome[] = [];
   const planArgs = planArg === undefined ? [] : [planArg];
   // GUARDRAILS.md as `run start` reads it, with or without the checks: a problem is an error.
@@ -105,7 +128,7 @@ async function runCi(planArg: string | undefined, opts: CiOptions): Promise<numb
     }
   }
 
-  const simulated = await simulatePlan(planArg, { host: 'claude-code', json: false, claude: opts.claude, timeout: opts.timeout });
+  const simulated = await simulatePlan(planArg, { host: 'claude-code', json: false, claude: opts.claude, timeout: opts.timeout, answers: opts.answers });
   const outDir = resolve(opts.out);
   const files: Record<string, string> = {};
   let result: WorkflowResult | null = null;
@@ -115,8 +138,8 @@ async function runCi(planArg: string | undefined, opts: CiOptions): Promise<numb
   } else {
     host = simulated.header.host;
     result = simulated.run.ok ? (simulated.run.result as WorkflowResult) : null;
-    const clean = result !== null && (CLEAN_STOPS as readonly string[]).includes(result.stop);
-    steps.push({ name: 'rehearsal', ok: clean, exit: clean ? EXIT.ok : EXIT.planErrors });
+    const passes = result !== null && passingStop(result.stop, opts.allowStop);
+    steps.push({ name: 'rehearsal', ok: passes, exit: passes ? EXIT.ok : EXIT.planErrors });
     files['rehearsal.txt'] = renderSimulation(simulated.header, simulated.run);
     files['rehearsal.json'] = `${JSON.stringify(simulationJson(simulated.header, simulated.run), null, 2)}\n`;
   }
@@ -130,6 +153,10 @@ async function runCi(planArg: string | undefined, opts: CiOptions): Promise<numb
     detail: result?.detail ?? (typeof simulated === 'number' ? 'the plan has errors; nothing was rehearsed' : (simulated.run.error?.message ?? null)),
     done: result?.done ?? null,
     total: result?.total ?? null,
+    routedAround: result?.routedAround.length ?? null,
+    reachedEnd: result !== null && (END_STOPS as readonly string[]).includes(result.stop),
+    allowedStops: opts.allowStop,
+    answers: opts.answers ?? null,
     report: relative(process.cwd(), outDir) || '.',
   };
   // The drawing shows broken plans too (graph exits 1 on them but still draws).
@@ -140,10 +167,24 @@ async function runCi(planArg: string | undefined, opts: CiOptions): Promise<numb
   if (opts.json) process.stdout.write(files['ci.json']);
   else {
     const stepsLine = steps.map((step) => `${step.name} ${step.ok ? 'ok' : 'FAILED'}`).join(' · ');
-    const stop = result ? ` (${result.stop}, ${result.done}/${result.total} done)` : '';
+    const stop = result ? ` (${coverage(outcome)})` : '';
     process.stdout.write(`leopold ci: ${stepsLine}${stop}; report in ${outcome.report}/\n`);
   }
   return ok ? EXIT.ok : EXIT.planErrors;
+}
+
+/** Whether the rehearsal passes at this stop: the end of the plan, or a stop the user allowed. */
+export function passingStop(stop: string, allowed: readonly string[]): boolean {
+  return (END_STOPS as readonly string[]).includes(stop) || allowed.includes(stop);
+}
+
+/** What the rehearsal covered, in words: `plan_complete, 4 of 4 items done`, and why it failed when it stopped short. */
+function coverage(outcome: { stop: string | null; done: number | null; total: number | null; routedAround: number | null; reachedEnd: boolean; allowedStops: readonly string[] }): string {
+  const around = outcome.routedAround ? `, ${outcome.routedAround} routed around` : '';
+  const items = `${outcome.done} of ${outcome.total} items done${around}`;
+  if (outcome.reachedEnd) return `${outcome.stop}, ${items}`;
+  const allowed = outcome.stop !== null && outcome.allowedStops.includes(outcome.stop);
+  return `${outcome.stop}, ${items}: ${allowed ? 'stopped short of the end, allowed by --allow-stop' : 'stopped short of the end of the plan'}`;
 }
 
 /** The report files, and the job summary when the CI provides one. */
@@ -161,17 +202,29 @@ function writeReport(outDir: string, files: Record<string, string>): void {
 
 /** The job summary: the steps, the stop, "What I decided for you" under the default answers, the graph. */
 export function summaryMarkdown(
-  outcome: { ok: boolean; steps: StepOutcome[]; host: string; stop: string | null; detail: string | null; done: number | null; total: number | null },
+  outcome: {
+    ok: boolean;
+    steps: StepOutcome[];
+    host: string;
+    stop: string | null;
+    detail: string | null;
+    done: number | null;
+    total: number | null;
+    routedAround: number | null;
+    reachedEnd: boolean;
+    allowedStops: readonly string[];
+    answers: string | null;
+  },
   decidedForYou: string,
   mermaid: string,
 ): string {
   const lines = [`## Leopold plan check: ${outcome.ok ? 'passed' : 'FAILED'}`, '', '| step | result |', '| --- | --- |'];
   for (const step of outcome.steps) {
-    const extra = step.name === 'rehearsal' && outcome.stop ? `: ${outcome.stop}, ${outcome.done}/${outcome.total} items done` : '';
+    const extra = step.name === 'rehearsal' && outcome.stop ? `: ${coverage(outcome)}` : '';
     lines.push(`| ${step.name === 'rehearsal' ? `rehearsal in ${outcome.host}` : step.name} | ${step.ok ? 'pass' : `fail (exit ${step.exit})`}${extra} |`);
   }
   if (outcome.detail) lines.push('', `Stop detail: ${outcome.detail}`);
-  lines.push('', '### What I decided for you (default answers)', '', '```text', decidedForYou.trim() === '' ? 'No decisions.' : decidedForYou.trim(), '```');
+  lines.push('', `### What I decided for you (${outcome.answers === null ? 'default answers' : `answers from ${outcome.answers}`})`, '', '```text', decidedForYou.trim() === '' ? 'No decisions.' : decidedForYou.trim(), '```');
   if (mermaid.trim() !== '') lines.push('', '### The plan', '', '```mermaid', mermaid.trim(), '```');
   return `${lines.join('\n')}\n`;
 }

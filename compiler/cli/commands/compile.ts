@@ -99,6 +99,9 @@ export async function compileCommand(plan: string | undefined, raw: unknown): Pr
   const cwd = process.cwd();
   const layout = layoutOf(plan, cwd);
   const text = readTextFile(layout.planShown, 'plan file');
+  // A proposals file is an input like the plan: a missing one is a usage error whether or
+  // not the plan turns out to need a repair (it is read again, under the plan lock, if it does).
+  if (opts.repairFrom !== undefined && opts.repairFrom !== '-') readTextFile(opts.repairFrom, 'repair proposals file');
   const base = readCompileOptions(layout, cwd, opts.autonomy);
   await vetRuntimeBundle(base);
   const sources = new Map([

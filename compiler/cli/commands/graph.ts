@@ -86,7 +86,8 @@ export function checkPlanFile(planPath: string, text: string, cwd: string, onPar
   // GUARDRAILS.md sits beside PLAN.md in a brief; its bad values are warnings like any other.
   const guardrailsPath = join(dirname(planPath), BRIEF_FILES.guardrails);
   const guardrails = readGuardrails(guardrailsPath);
-  const plain = analyzePlan(text, planPath, onParseProgress);
+  // Write scopes overlap only where items run together: with parallel_items on.
+  const plain = analyzePlan(text, planPath, { onParseProgress, parallelItems: guardrails.guardrails.parallelItems === 'on' });
   const found = [...plain.diagnostics, ...guardrails.diagnostics];
   if (!hasErrors(found)) found.push(...sizeLimit(plain, planPath, guardrails.guardrails, cwd));
   const sources = new Map([[planPath, text]]);

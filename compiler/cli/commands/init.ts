@@ -173,6 +173,9 @@ const IGNORE_HEADER = '# Written by leopold init: a Leopold run\'s own transient
 /** What the hooks and the agents' commands run: the project's own install (runtime/project-cli). */
 export const PROJECT_INSTALL_FILES = ['node_modules/leopold/dist/hooks/guard.js', 'node_modules/leopold/dist/hooks/stop.js', 'node_modules/leopold/dist/hooks/stop-failure.js', 'node_modules/.bin/leopold'] as const;
 
+/** The frontmatter line that keeps Claude from starting a run on its own: only you type /leopold-run. */
+const MODEL_MAY_NOT_START = 'disable-model-invocation: true';
+
 /** A skill written by an older init names one machine's `dist/leopold.js`: Leopold's, stale. */
 const MACHINE_BOUND_SKILL = /otherwise\s+`node [^`\n]*dist[\\/]leopold\.js`/;
 
@@ -228,6 +231,7 @@ function planInit(root: string, install: LeopoldInstall): PlannedStep[] {
     if (current === ours) step(path, 'unchanged', '');
     else if (current === null) step(path, 'created', '', () => void createOnly(path, ours));
     else if (MACHINE_BOUND_SKILL.test(current)) step(path, 'updated', 'replaced an older Leopold skill that named one machine\'s dist/leopold.js', () => writeFileAtomic(path, ours, { root }));
+    else if (current === ours.replace(`${MODEL_MAY_NOT_START}\n`, '')) step(path, 'updated', 'replaced an older Leopold skill the model could start by itself', () => writeFileAtomic(path, ours, { root }));
     else step(path, 'kept', 'differs from Leopold\'s (your changes?); not overwritten');
   }
 

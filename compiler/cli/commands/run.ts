@@ -40,6 +40,8 @@ import { registerRunTakeover } from './run-takeover.js';
 import { stopMessage, stopRun } from './run-stop.js';
 import { everydayStatusLines } from './run-status.js';
 import type { PlanIR } from '../../../runtime/plan/schema.js';
+import { hookProblems, hookRefusal, pluginRootOf } from '../hook-check.js';
+import { leopoldInstall } from './init.js';
 
 /** The kill switch's file name inside `.leopold/`. */
 export const KILL_SWITCH = 'STOP';
@@ -233,6 +235,15 @@ export function renderClient(client: ClientView): string {
   );
 }
 
+/** The plugin this CLI runs from (its bin/leopold), or null: a package install, or a lone copy of dist/. */
+function runningPlugin(): string | null {
+  try {
+    return pluginRootOf(leopoldInstall().root);
+  } catch {
+    return null;
+  }
+}
+
 /** How long `run start` waits, inside Claude Code, for the session to re-read the armed settings (measured under 1 s). */
 const SETTINGS_RELOAD_MS = 2_000;
 
@@ -297,6 +308,9 @@ export function registerRun(program: Command): void {
       }
       const excluded = excludedWarning(excludedCommands(join(dir, '..'), homedir()));
       if (excluded) process.stderr.write(`${excluded}\n`);
+      // The hooks that guard and conduct the run must start (README, "Node versions").
+      const hooks = hookProblems(join(dir, '..'), process.env, runningPlugin());
+      if (hooks.length > 0) throw new LeopoldError(hookRefusal(hooks));
       const armed = lockedWrite(() => armLock(dir, { now: new Date(), requireSandbox: options.requireSandbox === true }));
       // Started from a Claude Code session, that session owns a session run (its commands carry its id).
       // A workflow run has no owner: its Stop hook never drives it.
@@ -333,7 +347,7 @@ export function registerRun(program: Command): void {
     .description('Grant a lift (only from your own terminal): git lets the agent commit, push lets it push (never force)')
     .argument('<what>', 'git or push')
     .action((what: string) => {
-      if (what !== 'git' && what !== 'push') throw new LeopoldError(`leopold run allow: give git or push, not "${what}"`);
+      if (what !== 'git' && what !== 'push') throw new LeopoldError(`run allow takes git or push, not "${what}"`);
       const dir = briefDir(process.cwd());
       const grant = what as Grant;
       const { armed } = lockedWrite(() => grantLift(dir, grant, new Date()));

@@ -1,5 +1,6 @@
 import { diagnostic, itemName, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { CheckContext } from '../context.js';
+import { meantAnchor } from '../near-miss.js';
 
 /** `dangling-edge`: a route whose target is missing, unknown, or not an item. */
 export function danglingEdges(ctx: CheckContext): Diagnostic[] {
@@ -15,6 +16,7 @@ export function danglingEdges(ctx: CheckContext): Diagnostic[] {
           route.span,
           `${itemName(item.index, item.text)} routes "${route.when}" to ${target}, which is not an item; expected an item number from 1 to ${count} or a known #anchor`,
           [item.index],
+          meantAnchor(ctx, route.targetText),
         );
       }),
   );

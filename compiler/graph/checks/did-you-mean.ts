@@ -1,18 +1,19 @@
 import { diagnostic, itemName, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { PlanItem, Route, Span } from '../../../runtime/plan/schema.js';
 import type { CheckContext } from '../context.js';
-import { anchorNearMiss, itemLineKind, markerLineNearMiss, NearMisses, routeNearMiss } from '../near-miss.js';
+import { dependencySlip, itemLineKind, itemLineMarkerWord, markerLineNearMiss, misplacedDependency, routeNearMiss } from '../near-miss.js';
 
 /**
- * `did-you-mean`: a word one slip away from a kind, a marker, an anchor or a status word
- * or key the item produces. As written, each one silently changes what runs (a work item
- * instead of a gate, an ignored line, a route never taken), so say what was probably meant.
+ * `did-you-mean`: a marker written so that it is not read, or a word one slip away from a
+ * kind, a marker, or a status word or key the item produces. As written, each one silently
+ * changes what runs (a work item instead of a gate, a dependency that is text, an ignored
+ * line, a route never taken), so say what was probably meant. References that name no item
+ * are `dropped-dependency` and `dangling-edge`, whose hint names the near miss.
  */
 export function didYouMean(ctx: CheckContext): Diagnostic[] {
-  const anchors = new NearMisses(ctx.ir.items.flatMap((item) => (item.anchor === null ? [] : [item.anchor])));
   return [
     ...markerLines(ctx),
-    ...ctx.ir.items.flatMap((item) => [...itemLine(ctx, item), ...routes(ctx, item), ...anchorRefs(ctx, item, anchors)]),
+    ...ctx.ir.items.flatMap((item) => [...itemLine(ctx, item), ...itemLineMarkers(ctx, item), ...routes(ctx, item)]),
   ];
 }
 
@@ -66,6 +67,65 @@ function itemLine(ctx: CheckContext, item: PlanItem): Diagnostic[] {
   ];
 }
 
+/**
+ * What the item line was meant to say but does not: a dependency marker misspelt, without
+ * its colon or its `)`, or in the middle of the text; a marker-line word on the item line.
+ */
+function itemLineMarkers(ctx: CheckContext, item: PlanItem): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const name = itemName(item.index, item.text);
+  const slip = dependencySlip(item, ctx.anchors);
+  if (slip) {
+    found.push(
+      diagnostic(
+        'did-you-mean',
+        ctx.ir.file,
+        textStart(item, slip.length),
+        `${name} starts with "${item.text.slice(0, slip.length)}", but ${slip.problem}, so it is text and the item has no such dependency; expected a dependency marker such as "${slip.replacement}"`,
+        [item.index],
+        hint(slip.replacement),
+      ),
+    );
+  }
+  const misplaced = slip ? undefined : misplacedDependency(item, ctx.anchors);
+  if (misplaced) {
+    found.push(
+      diagnostic(
+        'did-you-mean',
+        ctx.ir.file,
+        item.textSpan,
+        `${name} has "${misplaced}" after the start of its text, where it is not read, so the item has no such dependency; expected it first on the item line`,
+        [item.index],
+        `Move it to the start: "- [ ] ${misplaced} ${item.text.replace(misplaced, '').replace(/\s+/g, ' ').trim()}".`,
+      ),
+    );
+  }
+  const word = itemLineMarkerWord(item);
+  if (word) {
+    const written = item.text.slice(0, word.length);
+    found.push(
+      word.markerLine
+        ? diagnostic(
+            'did-you-mean',
+            ctx.ir.file,
+            textStart(item, word.length),
+            `${name} starts with "${written}", but @${word.meant} is a marker line and the item line reads only dependencies and kinds, so it is text; expected it on a line of its own below the item`,
+            [item.index],
+            `Put "@${word.meant} …" on its own line below the item.`,
+          )
+        : diagnostic(
+            'did-you-mean',
+            ctx.ir.file,
+            textStart(item, word.length),
+            `${name} starts with "${written}", which is not a kind marker, so it runs as a work item; expected "@${word.meant}"`,
+            [item.index],
+            hint(`@${word.meant}`),
+          ),
+    );
+  }
+  return found;
+}
+
 function routes(ctx: CheckContext, item: PlanItem): Diagnostic[] {
   return item.routes.flatMap((route) => {
     const miss = routeNearMiss(item, route);
@@ -92,42 +152,18 @@ function correctedCondition(route: Route, meant: string): string {
   return `${meant}${route.op === '!=' ? '!=' : '='}${route.value ?? ''}`;
 }
 
-function anchorRefs(ctx: CheckContext, item: PlanItem, anchors: NearMisses): Diagnostic[] {
-  const found: Diagnostic[] = [];
-  for (const route of item.routes) {
-    const miss = route.target === 0 ? anchorNearMiss(route.targetText, anchors) : undefined;
-    if (!miss) continue;
-    found.push(
-      diagnostic(
-        'did-you-mean',
-        ctx.ir.file,
-        route.span,
-        `${itemName(item.index, item.text)} routes "${route.when}" to "#${miss.written}", which names no item; expected an anchor such as "#${miss.meant}"`,
-        [item.index],
-        hint(`#${miss.meant}`),
-      ),
-    );
-  }
-  for (const ref of item.depRefs) {
-    const miss = ref.index === null ? anchorNearMiss(ref.ref, anchors) : undefined;
-    if (!miss) continue;
-    found.push(
-      diagnostic(
-        'did-you-mean',
-        ctx.ir.file,
-        ref.span,
-        `${itemName(item.index, item.text)} depends on "#${miss.written}", which names no item; expected an anchor such as "#${miss.meant}"`,
-        [item.index],
-        hint(`#${miss.meant}`),
-      ),
-    );
-  }
-  return found;
-}
-
-/** The first `length` characters of the item text, on its first line. */
+/**
+ * The first `length` characters of the item text. The text joins its lines with one blank,
+ * so a finding longer than the first line cannot be placed within it: then the whole text.
+ */
 function textStart(item: PlanItem, length: number): Span {
   const { line, column } = item.textSpan;
-  const endColumn = item.textSpan.endLine === line ? Math.min(item.textSpan.endColumn, column + length) : column + length;
-  return { line, column, endLine: line, endColumn };
+  if (item.textSpan.endLine === line) return { line, column, endLine: line, endColumn: Math.min(item.textSpan.endColumn, column + length) };
+  return length <= firstLineLength(item) ? { line, column, endLine: line, endColumn: column + length } : item.textSpan;
+}
+
+/** How much of the item text is on its checkbox line, when the text goes on below: up to its first joining blank, at most. */
+function firstLineLength(item: PlanItem): number {
+  const blank = item.text.indexOf(' ');
+  return blank < 0 ? item.text.length : blank;
 }
