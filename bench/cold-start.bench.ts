@@ -28,7 +28,7 @@ const RECORD = JSON.stringify({
       reversal: 'Remove the alias in cli.ts.',
     },
   ],
-  events: [{ event: 'decision', item: 3 }],
+  events: [{ event: 'item-done', item: 3 }],
 });
 
 /** Cold `leopold record`, `plan tick`, `run status` and `compile` (100 items), each against `node -e 0`. */
