@@ -51,7 +51,7 @@ describe('leopold compile', () => {
     const dir = project('fixtures/compile/example/.leopold');
     const run = (args: string[]) => spawnSync(process.execPath, [join(lean, 'leopold.js'), ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, LEOPOLD_AUTONOMY: '' } });
     for (const args of [['compile'], ['compile', '.leopold/PLAN.md'], ['plan', 'tick', '1'], ['record']]) {
-      const out = args[0] === 'record' ? spawnSync(process.execPath, [join(lean, 'leopold.js'), 'record'], { cwd: dir, encoding: 'utf8', input: '{"events":[{"event":"note","item":1}]}' }) : run(args);
+      const out = args[0] === 'record' ? spawnSync(process.execPath, [join(lean, 'leopold.js'), 'record'], { cwd: dir, encoding: 'utf8', input: '{"events":[{"event":"item-done","item":1}]}' }) : run(args);
       expect(out.status, `${args.join(' ')}: ${out.stderr}`).toBe(0);
     }
     expect(run(['compile', '--format', 'text']).status).not.toBe(0);
