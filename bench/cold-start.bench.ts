@@ -28,7 +28,7 @@ const RECORD = JSON.stringify({
       reversal: 'Remove the alias in cli.ts.',
     },
   ],
-  events: [{ event: 'decision', item: 3 }],
+  events: [{ event: 'item-done', item: 3 }],
 });
 
 /** Cold `leopold record`, `plan tick`, `run status` and `compile` (100 items), each against `node -e 0`. */
@@ -97,7 +97,7 @@ export default async function coldStartBench(): Promise<BenchTable> {
     columns: ['command', 'runs', 'median ms', 'over bare node ms', 'ratio to node -e 0', 'target'],
     rows: rows.map((row, i) => [...row, verdicts[i]!]),
     notes: [
-      'Each command loads only its own chunk of dist/leopold.js (compiler/cli/main.ts, scripts/build.mjs): record loads the decision writer (and no Markdown parser: the charter rules are reused from .leopold/.CHARTER.md.rules while CHARTER.md is unchanged), plan tick the plan parser; neither loads zod or commander (scripts/build.mjs fails the build if they do). Compile runs from its own bundle, dist/leopold-compile.cjs (zod, the Markdown parser, the graph, classify and emit code), with the V8 code cache the build wrote for it (compiler/cli/code-cache.ts): the functions a compile runs are not parsed or compiled again. It runs no JavaScript parser: it checks only the head each plan puts into the script, the runtime bundle and the template around it having passed every host-contract rule at build time.',
+      'Each command loads only its own chunk of dist/leopold.js (compiler/cli/main.ts, scripts/build.mjs): record loads the decision writer (and no Markdown parser: the charter rules are reused from .leopold/.CHARTER.md.rules while CHARTER.md is unchanged), plan tick the plan parser; neither loads zod or commander (scripts/build.mjs fails the build if they do). Compile loads its chunks like any other command, with no code cache (docs/decisions/no-code-cache.md): zod, the Markdown parser, the graph, classify and emit code, and nothing only a repair or a failed write needs. It runs no JavaScript parser: it checks only the head each plan puts into the script, the runtime bundle and the template around it having passed every host-contract rule at build time.',
       `Plan tick reads the parse the last writer of PLAN.md kept beside it (.leopold/.PLAN.md.items.json, compared with the whole text) and loads the Markdown parser only without one; the ${ITEMS}-item row parses (its plan is rewritten by hand each round), and on that list micromark's list handling is most of its time.`,
       'The second row is a floor for record: a bare node process making the two durable appends record makes (one write and one fsync each). On a busy disk the fsyncs alone move record\'s ratio; compare record with that row too.',
       'Rounds interleave the commands (3 warm-up rounds discarded) so machine load drift hits every row alike; on a shared machine the floor itself moves, so read the ratios.',

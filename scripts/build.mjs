@@ -1,9 +1,7 @@
 // Builds dist/: one bundled ESM file per CLI entry point, so `leopold` and the hooks start
 // without resolving node_modules at run time, and the workflow runtime that `leopold
-// compile` embeds in every emitted script. Output is deterministic (no timestamps), but for
-// the compile bundle's V8 code cache (see below), which only ever makes compile faster.
+// compile` embeds in every emitted script. Output is deterministic (no timestamps).
 import { build } from 'esbuild';
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -85,19 +83,6 @@ async function buildExecutable(entry, outfile, { banner, minify }) {
   chmodSync(resolve(root, outfile), 0o755);
 }
 
-/**
- * In the CLI, main.ts's `import('./commands/compile.js')` loads compiler/cli/compile-bundled.ts
- * instead: the compile command runs from its own code-cached CommonJS bundle (below).
- */
-const compileFromItsBundle = {
-  name: 'compile-from-its-bundle',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/commands\/compile\.js$/ }, (args) =>
-      args.importer === resolve(root, 'compiler/cli/main.ts') ? { path: resolve(root, 'compiler/cli/compile-bundled.ts') } : undefined,
-    );
-  },
-};
-
 // Less for Node to parse at every start; identifiers are kept so an internal error's stack
 // still names the functions it went through.
 const MINIFY_KEEPING_NAMES = { minifyWhitespace: true, minifySyntax: true };
@@ -108,41 +93,18 @@ const MINIFY_KEEPING_NAMES = { minifyWhitespace: true, minifySyntax: true };
 // Chunks sit flat beside leopold.js (dist/leopold-<name>-<hash>.js) so `import.meta.url`
 // finds dist/workflow-runtime.js from any of them; chunks of earlier builds are removed.
 // Content hashes keep the names stable, so rebuilding unchanged sources rewrites the same files.
-// dist/leopold-code-cache.js is an entry of its own so scripts/code-cache.mjs can import it.
 const cli = await build({
   ...NODE,
-  entryPoints: [
-    { in: 'compiler/cli/bin.ts', out: 'leopold' },
-    { in: 'compiler/cli/code-cache.ts', out: 'leopold-code-cache' },
-  ],
+  entryPoints: [{ in: 'compiler/cli/bin.ts', out: 'leopold' }],
   outdir: 'dist',
   splitting: true,
   chunkNames: 'leopold-[name]-[hash]',
   ...MINIFY_KEEPING_NAMES,
   banner: { js: SHEBANG_WITH_REQUIRE },
-  plugins: [...NODE_PLUGINS, compileFromItsBundle],
-  metafile: true,
-});
-chmodSync(resolve(root, 'dist/leopold.js'), 0o755);
-
-// The compile command as one CommonJS file, dist/leopold-compile.cjs, which the CLI runs with
-// V8's code cache (compiler/cli/code-cache.ts): ES modules take no cache on Node 20, and
-// compiling zod, remark and the compiler on every cold start was most of what kept a
-// compile over its target (bench/cold-start.bench.ts). `import.meta.url` becomes the file's
-// own URL, so it still finds dist/workflow-runtime.js beside it. Everything it imports is
-// bundled in, lazily imported modules too: only functions that run cost anything.
-const COMPILE_BUNDLE = 'dist/leopold-compile.cjs';
-const compileBundle = await build({
-  ...NODE,
-  format: 'cjs',
-  entryPoints: ['compiler/cli/commands/compile.ts'],
-  outfile: COMPILE_BUNDLE,
-  ...MINIFY_KEEPING_NAMES,
-  define: { ...NODE.define, 'import.meta.url': '__leopoldUrl' },
-  banner: { js: 'const __leopoldUrl=require("node:url").pathToFileURL(__filename).href;' },
   plugins: NODE_PLUGINS,
   metafile: true,
 });
+chmodSync(resolve(root, 'dist/leopold.js'), 0o755);
 
 /** The npm packages an output file holds, by the paths of the inputs esbuild put in it. */
 function packagesIn(output) {
@@ -175,6 +137,7 @@ for (const [source, banned] of [
   ['compiler/cli/bin.ts', ['zod', 'commander', 'unified', 'ajv', 'acorn']],
   ['compiler/cli/commands/record.ts', ['zod', 'commander', 'unified', 'remark-parse', 'ajv', 'acorn']],
   ['compiler/cli/commands/plan.ts', ['zod', 'commander', 'unified', 'remark-parse', 'ajv', 'acorn']],
+  ['compiler/cli/commands/compile.ts', ['commander', 'ajv', 'acorn']],
 ]) {
   const packages = packagesLoadedWith(cli.metafile, source);
   const loaded = banned.filter((name) => packages.has(name));
@@ -186,19 +149,6 @@ for (const [source, banned] of [
   const probe = await build({ ...NODE, entryPoints: ['runtime/guardrails/index.ts'], write: false, metafile: true, logLevel: 'silent' });
   const held = [...Object.values(probe.metafile.outputs).flatMap((output) => [...packagesIn(output)])];
   if (held.length > 0) throw new Error(`runtime/guardrails loads ${[...new Set(held)].join(', ')}; the Stop hook reads GUARDRAILS.md on every turn (see scripts/build.mjs)`);
-}
-// The compile bundle holds acorn (for a runtime bundle that needs its full check) but runs
-// it only then; it must not hold commander (the CLI's copy registers it) nor ajv. It runs
-// through vm.Script, which has no module loader: nothing in it may require a package or
-// import() at run time, only node's built-ins.
-{
-  const output = compileBundle.metafile.outputs[COMPILE_BUNDLE];
-  const held = packagesIn(output);
-  const banned = ['commander', 'ajv'].filter((name) => held.has(name));
-  if (banned.length > 0) throw new Error(`${COMPILE_BUNDLE} holds ${banned.join(', ')} (see scripts/build.mjs)`);
-  const outside = output.imports.filter((imported) => !imported.path.startsWith('node:') || imported.kind !== 'require-call');
-  if (outside.length > 0) throw new Error(`${COMPILE_BUNDLE} loads ${outside.map((i) => `${i.path} (${i.kind})`).join(', ')} at run time; it may require only node: built-ins`);
-  if (Object.keys(cli.metafile.inputs).includes('compiler/cli/commands/compile.ts')) throw new Error('the CLI bundles compiler/cli/commands/compile.ts; it must load it from dist/leopold-compile.cjs');
 }
 const cliFiles = new Set(Object.keys(cli.metafile.outputs).map((path) => path.replace(/^dist\//, '')));
 for (const name of readdirSync(resolve(root, 'dist'))) {
@@ -259,19 +209,6 @@ if (problems.length > 0) {
 }
 writeFileSync(resolve(root, RUNTIME_BUNDLE_HASH), `${createHash('sha256').update(runtimeBundle, 'utf8').digest('hex')}\n`);
 
-// The compile bundle's V8 code cache, dist/leopold-compile.cjs.cache, made by compiling the
-// two briefs a user meets first (scripts/code-cache.mjs) in a `node` of its own with no
-// flags, as the CLI runs: V8 takes a cache only under the version and flags that made it.
-// Its bytes vary from build to build (V8 does not promise otherwise); it is never read for
-// anything but speed, and compile's output is the same bytes with it, without it, or with
-// a broken one (test/compile/code-cache.e2e.test.ts).
-// NODE_OPTIONS is left out of its environment: a V8 flag there (a CI job's heap size) would
-// make a cache that a plain `node dist/leopold.js` always refuses.
-for (const leftover of ['.cache', '.cache.tmp']) rmSync(resolve(root, `${COMPILE_BUNDLE}${leftover}`), { force: true });
-const { NODE_OPTIONS: _flags, ...warmUpEnv } = process.env;
-const warmUp = spawnSync(process.execPath, ['scripts/code-cache.mjs'], { cwd: root, encoding: 'utf8', env: { ...warmUpEnv, LEOPOLD_AUTONOMY: '' } });
-if (warmUp.status !== 0) throw new Error(`scripts/code-cache.mjs failed (exit ${warmUp.status ?? warmUp.signal}):\n${warmUp.stderr}`);
-
 // The Claude Code plugin, dist/plugin/ (`claude --plugin-dir dist/plugin`; docs/init.md):
 // the manifest, the same skills init installs, hooks/hooks.json running copies of the
 // hook bundles from ${CLAUDE_PLUGIN_ROOT} with --plugin (they stay silent when the project
@@ -292,9 +229,8 @@ const write = (path, text, mode = 0o644) => {
 const json = (value) => `${JSON.stringify(value, null, 2)}\n`;
 
 rmSync(plugin, { recursive: true, force: true });
-// dist/leopold.js loads its commands from the chunks beside it, and compile from its
-// bundle and code cache: they all go along.
-const cliChunks = readdirSync(resolve(root, 'dist')).filter((name) => /^leopold(-.*)?\.(js|cjs|cjs\.cache)$/.test(name)).map((name) => [`dist/${name}`, `dist/${name}`]);
+// dist/leopold.js loads its commands from the chunks beside it: they all go along.
+const cliChunks = readdirSync(resolve(root, 'dist')).filter((name) => /^leopold(-.*)?\.js$/.test(name)).map((name) => [`dist/${name}`, `dist/${name}`]);
 for (const [from, to] of [
   ...cliChunks,
   ['dist/workflow-runtime.js', 'dist/workflow-runtime.js'],

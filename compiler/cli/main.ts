@@ -14,8 +14,7 @@ type LoadRegister = (argv: readonly string[]) => Promise<Register>;
 /**
  * One register function per command file, in help order, each imported only when the
  * command line needs it: `leopold record` (run by a scribe on every write) loads the
- * decision writer, not the compiler, zod's schemas or remark. In the built CLI the compile
- * command comes from its own code-cached bundle (compile-bundled.ts, scripts/build.mjs).
+ * decision writer, not the compiler, zod's schemas or remark.
  */
 const COMMANDS: Readonly<Record<string, LoadRegister>> = {
   compile: async () => (await import('./commands/compile.js')).registerCompile,

@@ -4,17 +4,8 @@
  * apart from diagnostic.ts (zod schemas) so the CLI's fast commands can throw and catch it
  * without loading zod.
  */
-// Built, the compile command runs from its own bundle with its own copy of this class
-// (compiler/cli/code-cache.ts); `instanceof` asks for this mark instead of the prototype, so
-// main.ts still prints such an error as one line.
-const MARK = Symbol.for('leopold.LeopoldError');
-
 export class LeopoldError extends Error {
   override readonly name = 'LeopoldError';
-  readonly [MARK] = true;
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as { [MARK]?: unknown })[MARK] === true;
-  }
   constructor(
     message: string,
     readonly file?: string,

@@ -53,11 +53,8 @@ export async function privatePackage(): Promise<string> {
   return dir;
 }
 
-/**
- * The files dist/leopold.js loads from beside it (scripts/build.mjs): its command chunks, and
- * the compile command's bundle and code cache.
- */
-const BESIDE_THE_CLI = /^leopold-.*\.(js|cjs|cjs\.cache)$/;
+/** The files dist/leopold.js loads from beside it (scripts/build.mjs): its command chunks. */
+const BESIDE_THE_CLI = /^leopold-.*\.js$/;
 
 /** A copy of dist/leopold.js takes along what it loads from beside it. */
 function withChunks(files: readonly string[]): string[] {
