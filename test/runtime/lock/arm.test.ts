@@ -16,6 +16,8 @@ afterAll(() => {
 });
 
 const now = new Date('2026-12-01T12:00:00.000Z');
+// A home of its own: the lock also covers the user's git, npm and shell config there.
+const home = tempDir('leopold-lock-home-');
 
 function project(options: { git?: boolean } = {}): { root: string; leopold: string; settings: string } {
   const root = tempDir('leopold-lock-');
@@ -30,7 +32,7 @@ const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 describe('arming the lock', () => {
   it('turns the sandbox on, shuts the escape hatch, and denies writes to the refs and the protected files, by absolute path', () => {
     const p = project();
-    const { record, changed } = armLock(p.leopold, { now, requireSandbox: false });
+    const { record, changed } = armLock(p.leopold, { now, requireSandbox: false, home });
     expect(changed).toBe(true);
     const settings = json(p.settings);
     expect(settings.sandbox.enabled).toBe(true);
@@ -52,7 +54,7 @@ describe('arming the lock', () => {
 
   it('creates an empty packed-refs (a denied path that does not exist becomes unreadable) and lists the placeholders in .git/info/exclude', () => {
     const p = project();
-    armLock(p.leopold, { now, requireSandbox: false });
+    armLock(p.leopold, { now, requireSandbox: false, home });
     expect(readFileSync(join(p.root, '.git', 'packed-refs'), 'utf8')).toBe('');
     const exclude = readFileSync(join(p.root, '.git', 'info', 'exclude'), 'utf8');
     expect(exclude).toContain('\n.bashrc\n');
@@ -71,7 +73,7 @@ describe('arming the lock', () => {
     mkdirSync(join(p.root, '.claude'));
     const mine = { permissions: { allow: ['Bash(npm test)'], deny: ['Bash(curl *)'] }, sandbox: { enabled: false, network: { allowedDomains: ['registry.npmjs.org'] }, filesystem: { denyWrite: ['/secret'] } }, model: 'x' };
     writeFileSync(p.settings, `${JSON.stringify(mine, null, 2)}\n`);
-    armLock(p.leopold, { now, requireSandbox: true });
+    armLock(p.leopold, { now, requireSandbox: true, home });
     const armed = readFileSync(p.settings, 'utf8');
     const settings = JSON.parse(armed);
     expect(settings.model).toBe('x');
@@ -82,7 +84,7 @@ describe('arming the lock', () => {
     expect(settings.sandbox.filesystem.allowWrite).toEqual([p.root]);
     expect(settings.sandbox.filesystem.denyWrite[0]).toBe('/secret');
     expect(settings.sandbox.failIfUnavailable).toBe(true);
-    expect(armLock(p.leopold, { now: new Date('2027-01-01T00:00:00Z'), requireSandbox: false }).changed).toBe(false);
+    expect(armLock(p.leopold, { now: new Date('2027-01-01T00:00:00Z'), requireSandbox: false, home }).changed).toBe(false);
     expect(readFileSync(p.settings, 'utf8')).toBe(armed);
   });
 
@@ -90,14 +92,14 @@ describe('arming the lock', () => {
     const p = project();
     mkdirSync(join(p.root, '.claude'));
     writeFileSync(p.settings, '{ "permissions": ');
-    expect(() => armLock(p.leopold, { now, requireSandbox: false })).toThrow(/settings\.local\.json: not valid JSON/);
+    expect(() => armLock(p.leopold, { now, requireSandbox: false, home })).toThrow(/settings\.local\.json: not valid JSON/);
     expect(existsSync(join(p.leopold, 'lock.json'))).toBe(false);
     expect(readFileSync(p.settings, 'utf8')).toBe('{ "permissions": ');
   });
 
   it('outside a git repository arms the protected files alone', () => {
     const p = project({ git: false });
-    armLock(p.leopold, { now, requireSandbox: false });
+    armLock(p.leopold, { now, requireSandbox: false, home });
     const denyWrite: string[] = json(p.settings).sandbox.filesystem.denyWrite;
     expect(denyWrite.some((path) => path.includes('/.git/'))).toBe(false);
     expect(denyWrite).toContain(join(p.root, '.leopold', 'GUARDRAILS.md'));
@@ -110,11 +112,11 @@ describe('a sandbox the user configured', () => {
     mkdirSync(join(p.root, '.claude'));
     const before = `${JSON.stringify({ sandbox: { enabled: true, network: { allowedDomains: ['registry.npmjs.org'] } } }, null, 2)}\n`;
     writeFileSync(p.settings, before);
-    armLock(p.leopold, { now, requireSandbox: false });
+    armLock(p.leopold, { now, requireSandbox: false, home });
     const sandbox = json(p.settings).sandbox;
     expect(sandbox.network.allowedDomains).toEqual(['registry.npmjs.org']);
     expect(sandbox.filesystem.allowWrite).toEqual([p.root]);
-    releaseLock(p.leopold);
+    releaseLock(p.leopold, home);
     expect(readFileSync(p.settings, 'utf8')).toBe(before);
   });
 });
@@ -126,29 +128,29 @@ describe('releasing the lock', () => {
     const before = `${JSON.stringify({ permissions: { deny: ['Bash(curl *)'] }, sandbox: { enabled: false } }, null, 2)}\n`;
     writeFileSync(p.settings, before);
     const exclude = readFileSync(join(p.root, '.git', 'info', 'exclude'), 'utf8');
-    armLock(p.leopold, { now, requireSandbox: true });
-    expect(releaseLock(p.leopold)).not.toBeNull();
+    armLock(p.leopold, { now, requireSandbox: true, home });
+    expect(releaseLock(p.leopold, home)).not.toBeNull();
     expect(readFileSync(p.settings, 'utf8')).toBe(before);
     expect(readFileSync(join(p.root, '.git', 'info', 'exclude'), 'utf8')).toBe(exclude);
     expect(existsSync(join(p.root, '.git', 'packed-refs'))).toBe(false);
     expect(existsSync(join(p.leopold, 'lock.json'))).toBe(false);
-    expect(releaseLock(p.leopold)).toBeNull();
+    expect(releaseLock(p.leopold, home)).toBeNull();
   });
 
   it('removes a settings file arming created', () => {
     const p = project();
-    armLock(p.leopold, { now, requireSandbox: false });
-    releaseLock(p.leopold);
+    armLock(p.leopold, { now, requireSandbox: false, home });
+    releaseLock(p.leopold, home);
     expect(existsSync(p.settings)).toBe(false);
   });
 
   it('keeps what the user changed while the lock was armed', () => {
     const p = project();
-    armLock(p.leopold, { now, requireSandbox: false });
+    armLock(p.leopold, { now, requireSandbox: false, home });
     const settings = json(p.settings);
     settings.permissions.allow = ['Bash(make)'];
     writeFileSync(p.settings, JSON.stringify(settings));
-    releaseLock(p.leopold);
+    releaseLock(p.leopold, home);
     expect(json(p.settings)).toEqual({ permissions: { allow: ['Bash(make)'] } });
   });
 });
@@ -156,8 +158,8 @@ describe('releasing the lock', () => {
 describe('grants', () => {
   it('allow git writes the token and leaves the refs writable; unlock and re-arm follow the token files', () => {
     const p = project();
-    armLock(p.leopold, { now, requireSandbox: false });
-    expect(grantLift(p.leopold, 'git', now)).toEqual({ armed: true });
+    armLock(p.leopold, { now, requireSandbox: false, home });
+    expect(grantLift(p.leopold, 'git', now, home)).toEqual({ armed: true });
     expect(readFileSync(join(p.leopold, 'ALLOW_GIT'), 'utf8')).toContain('leopold run allow git');
     const settings = json(p.settings);
     expect(settings.sandbox.filesystem.denyWrite).not.toContain(join(p.root, '.git', 'refs'));
@@ -165,15 +167,15 @@ describe('grants', () => {
     expect(settings.permissions.deny).not.toContain('Edit(/.git/refs/**)');
     expect(readLockRecord(p.leopold)?.grants).toEqual(['git']);
     rmSync(join(p.leopold, 'ALLOW_GIT'));
-    armLock(p.leopold, { now, requireSandbox: false });
+    armLock(p.leopold, { now, requireSandbox: false, home });
     expect(json(p.settings).sandbox.filesystem.denyWrite).toContain(join(p.root, '.git', 'refs'));
-    releaseLock(p.leopold);
+    releaseLock(p.leopold, home);
     expect(existsSync(p.settings)).toBe(false);
   });
 
   it('without an armed lock a grant is the token alone', () => {
     const p = project();
-    expect(grantLift(p.leopold, 'push', now)).toEqual({ armed: false });
+    expect(grantLift(p.leopold, 'push', now, home)).toEqual({ armed: false });
     expect(existsSync(join(p.leopold, 'ALLOW_PUSH'))).toBe(true);
     expect(existsSync(p.settings)).toBe(false);
   });
@@ -196,18 +198,18 @@ describe('the remotes', () => {
     execFileSync('git', ['remote', 'add', 'mirror', '../mirror.git'], { cwd: p.root });
     execFileSync('git', ['config', 'url.https://gitlab.example/.pushInsteadOf', 'gl:'], { cwd: p.root });
     execFileSync('git', ['remote', 'add', 'rewritten', 'gl:o/r'], { cwd: p.root });
-    armLock(p.leopold, { now, requireSandbox: false });
+    armLock(p.leopold, { now, requireSandbox: false, home });
     const sandbox = json(p.settings).sandbox;
     expect(sandbox.network.deniedDomains).toEqual(['github.com', 'gitlab.example']);
     expect(sandbox.filesystem.denyWrite).toContain(join(p.root, '..', 'mirror.git'));
     expect(readFileSync(join(p.leopold, 'lock.json'), 'utf8')).not.toContain(p.root);
-    grantLift(p.leopold, 'push', now);
+    grantLift(p.leopold, 'push', now, home);
     expect(json(p.settings).sandbox.network.deniedDomains).toBeUndefined();
     expect(json(p.settings).sandbox.filesystem.denyWrite).not.toContain(join(p.root, '..', 'mirror.git'));
     rmSync(join(p.leopold, 'ALLOW_PUSH'));
-    armLock(p.leopold, { now, requireSandbox: false });
+    armLock(p.leopold, { now, requireSandbox: false, home });
     expect(json(p.settings).sandbox.network.deniedDomains).toEqual(['github.com', 'gitlab.example']);
-    releaseLock(p.leopold);
+    releaseLock(p.leopold, home);
     expect(existsSync(p.settings)).toBe(false);
   });
 });
