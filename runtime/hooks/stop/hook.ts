@@ -11,6 +11,7 @@ import { personaAnswerJsonSchema } from '../../persona/schema.js';
 import { planItems } from '../../plan/items-cache.js';
 import { readState, updateState } from '../../state/io.js';
 import { renderRunSummary } from '../../stop/summary.js';
+import { endGrants } from '../../lock/arm.js';
 import { isArmed } from '../../lock/files.js';
 import { LOCK_NOTE } from '../../lock/paths.js';
 import { CHECKPOINT_PATH, renderCheckpoint } from './checkpoint.js';
@@ -52,7 +53,10 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     if (leopoldDir === null) return '';
     const dir = leopoldDir;
     const { state } = readState(dir);
-    if (state === null || !state.active || state.engine !== 'session' || input.workflowRunning) return '';
+    if (state === null || !state.active || state.engine !== 'session' || input.workflowRunning) {
+      if (state?.active !== true && !input.workflowRunning) endRunGrants(dir, now());
+      return '';
+    }
 
     const planPath = join(dir, 'PLAN.md');
     statSync(planPath); // a run without a plan is broken: fail open, with an error event
@@ -138,6 +142,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
         remaining,
         decidedForYou: decidedForYouOfRun(dir, done.state),
       });
+      endRunGrants(dir, now());
       // Bounded and never throws: the answer below is printed whatever the webhook does.
       await notifyRunEnded(dir, guardrails.notifyWebhook, message, now);
       return `${JSON.stringify({ systemMessage: `${message}${lockNote(dir)}` })}\n`;
@@ -170,6 +175,19 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
       }
     }
     return '';
+  }
+}
+
+/**
+ * A grant lasts one run: once no run is active (this stop ended it, or `run finish` ran
+ * inside Claude's sandbox, where the tokens are read-only), the hook, which runs outside
+ * the sandbox, removes the tokens and re-arms the lock so git's refs are denied again.
+ */
+function endRunGrants(leopoldDir: string, now: Date): void {
+  try {
+    endGrants(leopoldDir, { now });
+  } catch {
+    // fail open: the guard still reads the tokens on every call
   }
 }
 
