@@ -6,7 +6,7 @@ import { settledClock, takeBaseline, type AuditBaseline } from './audit.js';
 import { createStands, delayedPlan, removeStands, standExcludes } from './delayed.js';
 import { isRegularFile, isToken } from './files.js';
 import { layoutOf, type Layout } from './layout.js';
-import { GIT_REF_PATHS, HOOK_CODE, LEOPOLD_PROTECTED, LOCK_RECORD, SETTINGS_PROTECTED } from './paths.js';
+import { CLIENT_GUARDED, GIT_REF_PATHS, HOOK_CODE, LEOPOLD_PROTECTED, LOCK_RECORD, SETTINGS_PROTECTED } from './paths.js';
 import { sandboxAvailability } from './sandbox.js';
 import { lockGit } from './trusted.js';
 
@@ -197,6 +197,8 @@ export function protectedPaths(layout: Layout, grants: readonly Grant[]): string
 export function denyRules(grants: readonly Grant[], layout?: Layout, delayed: { deny: readonly string[]; dirs: readonly string[] } = { deny: [], dirs: [] }, home = ''): string[] {
   const paths = [...LEOPOLD_PROTECTED.map((name) => `/.leopold/${name}`), ...SETTINGS_PROTECTED.map((path) => `/${path}`), '/.git/config', ...HOOK_CODE.map((path) => `/${path}/**`)];
   if (grants.length === 0) paths.push('/.git/HEAD', '/.git/refs/**', '/.git/packed-refs');
+  // The sandbox already keeps these from Bash; the file tools need the rules.
+  for (const path of CLIENT_GUARDED) paths.push(`/${path}`, ...(path.includes('.', 1) ? [] : [`/${path}/**`]));
   for (const path of layout ? delayed.deny : []) {
     const inRoot = relative(layout!.root, path);
     const inHome = home === '' ? '..' : relative(home, path);

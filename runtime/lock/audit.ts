@@ -3,7 +3,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { hooksPathOf, userPath } from './delayed.js';
 import type { Layout } from './layout.js';
-import { GIT_DELAYED, GIT_PENDING_AUDITED, GIT_REDIRECTS, LEOPOLD_PROTECTED, NODE_MODULES_CACHES, PACKAGE_MANAGER_CONFIG, PACKAGE_MANAGER_EXISTING, SETTINGS_PROTECTED, USER_DELAYED } from './paths.js';
+import { CLIENT_GUARDED, GIT_DELAYED, GIT_PENDING_AUDITED, GIT_REDIRECTS, LEOPOLD_PROTECTED, NODE_MODULES_CACHES, PACKAGE_MANAGER_CONFIG, PACKAGE_MANAGER_EXISTING, SETTINGS_PROTECTED, USER_DELAYED } from './paths.js';
 import { lockGit } from './trusted.js';
 
 // The run's audit. `leopold run start` takes a baseline of everything through which a
@@ -54,7 +54,7 @@ export interface AuditChange {
 const INDEX_FLAGS_KEPT = 2000;
 
 /** What runs a watched path later, said once per kind in the listing. */
-type Fires = 'git' | 'npm' | 'shell' | 'claude';
+type Fires = 'git' | 'npm' | 'shell' | 'claude' | 'editor';
 
 interface Watched {
   /** Absolute path. */
@@ -73,6 +73,7 @@ const FIRES: Record<Fires, string> = {
   npm: 'npm, npx, yarn, pnpm and bun read it on their next run',
   shell: 'your shell reads it when it next starts',
   claude: 'Claude Code reads its hooks and permissions',
+  editor: 'your editor runs its tasks, Claude Code its MCP servers, git submodule its URLs',
 };
 
 /** A path as the audit names it: relative to the project, `~/…` in the home directory, else absolute. */
@@ -103,14 +104,15 @@ function watchedPaths(layout: Layout, home: string): Watched[] {
     if (existsSync(dotGit) && !lstatSync(dotGit).isDirectory()) add(dotGit, 'git', false);
   }
   for (const name of [...PACKAGE_MANAGER_CONFIG, ...PACKAGE_MANAGER_EXISTING]) add(join(root, name), 'npm', name.startsWith('.yarn/'));
-  for (const entry of USER_DELAYED) add(userPath(entry, home), userFires(entry), entry.startsWith('.config/'));
+  for (const name of CLIENT_GUARDED) add(join(root, name), 'editor', !name.includes('.', 1));
+  for (const entry of USER_DELAYED) add(userPath(entry, home), userFires(entry), entry === '.config/pnpm' || entry === '.config/fish');
   return out;
 }
 
 /** Who reads a USER_DELAYED entry. */
 function userFires(entry: string): Fires {
   if (entry.startsWith('.claude/')) return 'claude';
-  if (entry === '.gitconfig' || entry === '.config/git' || entry.startsWith('.ssh/')) return 'git';
+  if (entry === '.gitconfig' || entry.startsWith('.config/git/') || entry.startsWith('.ssh/')) return 'git';
   if (/npm|yarn|pnpm|bun/.test(entry)) return 'npm';
   return 'shell';
 }
@@ -123,18 +125,22 @@ function statOf(path: string): Stats | null {
   }
 }
 
-/** What the sandbox leaves at a denied path that did not exist: a device inside it, an empty file or directory on the host. Nothing reads them as content. */
+/**
+ * What the sandbox leaves at a denied path that did not exist: a device inside it, an empty
+ * file on the host, and the directories it made to hold them. Nothing reads them as content.
+ */
 function isStandIn(path: string, stat: Stats): boolean {
   if (stat.isCharacterDevice()) return true;
   if (stat.isFile()) return stat.size === 0;
-  if (stat.isDirectory()) {
-    try {
-      return readdirSync(path).length === 0;
-    } catch {
-      return false;
-    }
+  if (!stat.isDirectory()) return false;
+  try {
+    return readdirSync(path).every((entry) => {
+      const child = statOf(join(path, entry));
+      return child !== null && isStandIn(join(path, entry), child);
+    });
+  } catch {
+    return false;
   }
-  return false;
 }
 
 /** The entries of a watched tree (relative names), bounded; git objects are never walked. */
@@ -159,7 +165,11 @@ function treeEntries(dir: string, limit = 20_000): string[] {
   return out.map((entry) => entry.slice(1)).sort();
 }
 
-const shellQuote = (text: string) => (/^[\w./~@%+=:,-]+$/.test(text) && !text.startsWith('~') ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+/** `text` as one shell word; `~/…` as `"$HOME"/…` so the shell still finds the home directory. */
+function shellQuote(text: string): string {
+  if (text.startsWith('~/')) return `"$HOME"/${shellQuote(text.slice(2))}`;
+  return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
 
 /** The index flags (skip-worktree `S`, assume-unchanged lowercase) of every tracked file, or null outside a repository. */
 function indexFlags(root: string): Map<string, 'skip-worktree' | 'assume-unchanged'> | null {
@@ -178,8 +188,13 @@ function indexFlags(root: string): Map<string, 'skip-worktree' | 'assume-unchang
 
 const digestOf = (items: readonly string[]) => createHash('sha256').update(items.join('\0')).digest('hex');
 
-/** The files whose index entry must equal the file itself: the lock's own and the package-manager config. */
-const STAGE_CHECKED = [...LEOPOLD_PROTECTED.map((name) => `.leopold/${name}`), ...SETTINGS_PROTECTED, ...PACKAGE_MANAGER_CONFIG, 'package.json'];
+/**
+ * Files the lock keeps from being written (the lock's own, the settings, the package-manager
+ * config): their index entry must be the file itself, since a version that differs can only
+ * have been staged without the file (`git update-index --cacheinfo`), and the user's next
+ * commit would take it.
+ */
+const STAGE_CHECKED = [...LEOPOLD_PROTECTED.map((name) => `.leopold/${name}`), ...SETTINGS_PROTECTED, ...PACKAGE_MANAGER_CONFIG];
 
 /** Which of STAGE_CHECKED are tracked with an index entry that is not the file's content. */
 function stagedDifferently(root: string): string[] {
@@ -377,8 +392,7 @@ function packageChanges(root: string, baseline: AuditBaseline): AuditChange[] {
   if (before.packageManager !== now.packageManager) {
     out.push({ path: 'package.json packageManager', what: `now ${now.packageManager ?? 'absent'} (was ${before.packageManager ?? 'absent'}): Corepack downloads and runs that package manager`, undo });
   }
-  // One undo line for the file, on its first change.
-  return out.map((change, i) => (i === 0 ? change : { ...change, undo: null }));
+  return out;
 }
 
 /** The command that reinstalls node_modules from the project's lockfile. */

@@ -65,6 +65,14 @@ export const PACKAGE_MANAGER_CONFIG = ['.npmrc', '.yarnrc', '.yarnrc.yml', 'bunf
  */
 export const PACKAGE_MANAGER_EXISTING = ['.pnpmfile.cjs', 'pnpm-workspace.yaml', '.yarn/releases', '.yarn/plugins'] as const;
 
+/**
+ * Project paths Claude Code's own sandbox keeps from Bash, whose content runs later
+ * outside it: an editor's tasks and settings (`.vscode`, `.idea`), project MCP servers
+ * (`.mcp.json`), submodule URLs (`.gitmodules`). In bypassPermissions mode the client's
+ * file tools write them anyway (measured); the lock adds Write/Edit rules and the audit.
+ */
+export const CLIENT_GUARDED = ['.vscode', '.idea', '.mcp.json', '.gitmodules'] as const;
+
 /** The links npm puts on PATH for every script and `npx` (a `node` there replaces node itself). Denied while node_modules exists. */
 export const NODE_BIN = 'node_modules/.bin';
 
@@ -76,11 +84,14 @@ export const NODE_MODULES_CACHES = ['.cache', '.vite', '.vitest'] as const;
  * whose content runs on the user's next git, npm or shell command, or the next Claude
  * Code session. Outside the project: the Write and Edit tools may not write there while
  * armed (`permissions.blockWritesOutsideWorkingDirectories`), Bash cannot (the sandbox
- * writes only the project and its temp directory), and the audit lists any change.
+ * writes only the project and its temp directory), and the audit lists any change. Not
+ * `.config/git/ignore`: Claude Code itself writes it (to keep settings.local.json out of
+ * git), and an ignore pattern runs nothing.
  */
 export const USER_DELAYED = [
   '.gitconfig',
-  '.config/git',
+  '.config/git/config',
+  '.config/git/attributes',
   '.npmrc',
   '.yarnrc',
   '.yarnrc.yml',
