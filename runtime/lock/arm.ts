@@ -50,7 +50,7 @@ export interface LockRecord {
   local_remotes: string[];
   /** Paths arming created so the sandbox could deny them (relative to the project): `run unlock` removes each while it is as arming left it. */
   created?: string[];
-  /** The delayed-effect paths (delayed.ts) arming put on the sandbox's denyWrite: relative to the project, `~/…`, or absolute. */
+  /** The delayed-effect paths (delayed.ts) arming put on the sandbox's denyWrite, relative to the project (the user-level ones too). */
   deny_write?: string[];
   /** permissions.blockWritesOutsideWorkingDirectories before arming (null: absent). */
   previous_block_writes?: boolean | null;
@@ -194,18 +194,23 @@ export function protectedPaths(layout: Layout, grants: readonly Grant[]): string
  * directory) or elsewhere on this machine (`//path`). Paths in the home directory need
  * none: blockWritesOutsideWorkingDirectories refuses every write outside the project.
  */
-export function denyRules(grants: readonly Grant[], layout?: Layout, delayed: { deny: readonly string[]; dirs: readonly string[] } = { deny: [], dirs: [] }, home = ''): string[] {
+export function denyRules(grants: readonly Grant[], layout?: Layout, delayed: { deny: readonly string[]; dirs: readonly string[]; rulesOnly?: readonly string[] } = { deny: [], dirs: [] }, home = ''): string[] {
   const paths = [...LEOPOLD_PROTECTED.map((name) => `/.leopold/${name}`), ...SETTINGS_PROTECTED.map((path) => `/${path}`), '/.git/config', ...HOOK_CODE.map((path) => `/${path}/**`)];
   if (grants.length === 0) paths.push('/.git/HEAD', '/.git/refs/**', '/.git/packed-refs');
   // The sandbox already keeps these from Bash; the file tools need the rules.
   for (const path of CLIENT_GUARDED) paths.push(`/${path}`, ...(path.includes('.', 1) ? [] : [`/${path}/**`]));
-  for (const path of layout ? delayed.deny : []) {
+  for (const path of layout ? [...delayed.deny, ...(delayed.rulesOnly ?? [])] : []) {
+    // Claude Code also denies the sandbox what an Edit rule names, and a denied path that
+    // does not exist becomes a device there; a pattern names no path to mount, so a path
+    // the sandbox must not stand in for gets one.
+    const pattern = delayed.rulesOnly?.includes(path) ? '*' : '';
     const inRoot = relative(layout!.root, path);
     const inHome = home === '' ? '..' : relative(home, path);
     let rule: string;
     if (!inRoot.startsWith('..') && !isAbsolute(inRoot)) rule = `/${inRoot.split(sep).join('/')}`;
     else if (!inHome.startsWith('..') && !isAbsolute(inHome)) continue;
     else rule = `/${path}`;
+    rule += pattern;
     if (!paths.includes(rule)) paths.push(rule);
     if (delayed.dirs.includes(path) && !paths.includes(`${rule}/**`)) paths.push(`${rule}/**`);
   }
@@ -271,9 +276,9 @@ function withLock(
 }
 
 /** Settings with Leopold's lock taken out again: our paths and rules removed, the switches restored. */
-function withoutLock(settings: Json, root: string, record: LockRecord, home: string): Json {
+function withoutLock(settings: Json, root: string, record: LockRecord): Json {
   const out = { ...settings };
-  const delayed = new Set((record.deny_write ?? []).map((path) => decodePath(path, root, home)));
+  const delayed = new Set((record.deny_write ?? []).map((path) => decodePath(path, root)));
   const ours = (path: string) => delayed.has(path) || (path.startsWith(`${root}/`) && isLockPath(path.slice(root.length + 1)));
   const sandbox = objectAt(out.sandbox);
   const filesystem = objectAt(sandbox.filesystem);
@@ -332,16 +337,13 @@ function isLockPath(relative: string): boolean {
   );
 }
 
-/** A path as lock.json keeps it: `~/…` in the home directory (outside the project), else relative to the project. */
-function encodePath(path: string, root: string, home: string): string {
-  const inRoot = relative(root, path);
-  const inHome = home === '' ? '..' : relative(home, path);
-  if ((inRoot.startsWith('..') || isAbsolute(inRoot)) && !inHome.startsWith('..') && !isAbsolute(inHome)) return `~/${inHome}`;
-  return inRoot;
+/** A path as lock.json keeps it: relative to the project (like the local remotes), so that no home directory needs resolving again. */
+function encodePath(path: string, root: string): string {
+  return relative(root, path);
 }
 
-function decodePath(path: string, root: string, home: string): string {
-  return path.startsWith('~/') ? join(home, path.slice(2)) : resolve(root, path);
+function decodePath(path: string, root: string): string {
+  return resolve(root, path);
 }
 
 function union(mine: readonly string[], ours: readonly string[]): string[] {
@@ -403,7 +405,7 @@ export function armLock(leopoldDir: string, options: ArmOptions): ArmResult {
   }
   const created = existing !== null ? (existing.created ?? []) : plan.create.map((stand) => relative(layout.root, stand.path));
   // Re-arming starts from the settings without the old lock, so a grant given or taken back since shows.
-  const base = existing ? withoutLock(settings, layout.root, existing, home) : settings;
+  const base = existing ? withoutLock(settings, layout.root, existing) : settings;
   const rules = denyRules(grants, layout, plan, home);
   const already = new Set(stringsAt(objectAt(base.permissions).deny));
   const addedRules = rules.filter((rule) => !already.has(rule));
@@ -428,7 +430,7 @@ export function armLock(leopoldDir: string, options: ArmOptions): ArmResult {
     local_remotes: remotes.paths.filter((path) => !baseDeny.includes(path)).map((path) => relative(layout.root, path)),
     widened: widen,
     created,
-    deny_write: plan.deny.filter((path) => !baseDeny.includes(path)).map((path) => encodePath(path, layout.root, home)),
+    deny_write: plan.deny.filter((path) => !baseDeny.includes(path)).map((path) => encodePath(path, layout.root)),
     previous_block_writes: existing ? (existing.previous_block_writes ?? null) : boolOrNull(permissionsBefore.blockWritesOutsideWorkingDirectories),
     added_directory: existing ? existing.added_directory === true : !stringsAt(permissionsBefore.additionalDirectories).includes(layout.root),
     ...(existing?.audit ? { audit: existing.audit } : {}),
@@ -458,12 +460,12 @@ function writeRecord(leopoldDir: string, record: LockRecord): void {
 }
 
 /** Releases the lock: Leopold's settings entries, excludes and packed-refs placeholder removed, lock.json last. Null when not armed. */
-export function releaseLock(leopoldDir: string, home: string = homedir()): LockRecord | null {
+export function releaseLock(leopoldDir: string): LockRecord | null {
   const record = readLockRecord(leopoldDir);
   if (record === null) return null;
   const layout = layoutOf(leopoldDir);
   const settings = readSettings(layout.settingsFile);
-  const next = withoutLock(settings, layout.root, record, home);
+  const next = withoutLock(settings, layout.root, record);
   if (Object.keys(next).length === 0 && existsSync(layout.settingsFile) && Object.keys(settings).length > 0) {
     rmSync(layout.settingsFile);
     // A .claude/ arming made for it goes too (left empty, it was not the user's).

@@ -190,33 +190,15 @@ const digestOf = (items: readonly string[]) => createHash('sha256').update(items
 
 /**
  * Files the lock keeps from being written (the lock's own, the settings, the package-manager
- * config): their index entry must be the file itself, since a version that differs can only
- * have been staged without the file (`git update-index --cacheinfo`), and the user's next
- * commit would take it.
+ * config): a version of one staged in the index (`git update-index --cacheinfo`, with
+ * skip-worktree to hide it) is what the user's next commit takes, whatever the file says.
  */
 const STAGE_CHECKED = [...LEOPOLD_PROTECTED.map((name) => `.leopold/${name}`), ...SETTINGS_PROTECTED, ...PACKAGE_MANAGER_CONFIG];
 
-/** Which of STAGE_CHECKED are tracked with an index entry that is not the file's content. */
+/** Which of STAGE_CHECKED have a staged change (the index differs from HEAD). */
 function stagedDifferently(root: string): string[] {
-  const out = lockGit(root, ['ls-files', '-s', '-z', '--', ...STAGE_CHECKED]);
-  if (out === null) return [];
-  const differ: string[] = [];
-  for (const entry of out.split('\0')) {
-    const match = /^\d+ ([0-9a-f]+) \d\t(.+)$/s.exec(entry);
-    if (!match) continue;
-    const [, id, path] = match as unknown as [string, string, string];
-    const stat = statOf(join(root, path));
-    if (stat?.isCharacterDevice()) continue; // a stand-in inside the sandbox: the file is not readable there
-    let content: Buffer | null = null;
-    try {
-      content = stat?.isFile() ? readFileSync(join(root, path)) : null;
-    } catch {
-      continue;
-    }
-    const blob = content === null ? null : createHash(id.length === 64 ? 'sha256' : 'sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
-    if (blob !== id) differ.push(path);
-  }
-  return differ.sort();
+  const out = lockGit(root, ['diff', '--cached', '--no-ext-diff', '--no-textconv', '--name-only', '-z', '--', ...STAGE_CHECKED]);
+  return out === null ? [] : out.split('\0').filter((path) => path !== '').sort();
 }
 
 function packageFacts(root: string): PackageFacts | null {
@@ -368,7 +350,7 @@ function indexChanges(layout: Layout, baseline: AuditBaseline): AuditChange[] {
   const before = new Set(baseline.staged);
   for (const path of stagedDifferently(layout.root)) {
     if (before.has(path)) continue;
-    out.push({ path, what: 'the index holds a version that is not the file (staged since the run started: your next commit takes the staged one)', undo: `git restore --staged -- ${shellQuote(path)}` });
+    out.push({ path, what: 'a change to it was staged since the run started: your next commit takes the staged version, whatever the file says', undo: `git restore --staged -- ${shellQuote(path)}` });
   }
   return out;
 }

@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, wri
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Layout } from './layout.js';
 import type { Grant } from './arm.js';
-import { GIT_DELAYED, GIT_PENDING, GIT_PENDING_AUDITED, GIT_REDIRECTS, NODE_BIN, PACKAGE_MANAGER_CONFIG, PACKAGE_MANAGER_EXISTING, USER_DELAYED } from './paths.js';
+import { GIT_DELAYED, GIT_MERGE_HEAD, GIT_PENDING, GIT_PENDING_AUDITED, GIT_REDIRECTS, NODE_BIN, PACKAGE_MANAGER_CONFIG, PACKAGE_MANAGER_EXISTING, USER_DELAYED } from './paths.js';
 import { lockGit } from './trusted.js';
 
 // The paths through which a run's writes would take effect later, once the user lifts the
@@ -24,6 +24,8 @@ export interface DelayedPlan {
   deny: string[];
   /** Those of `deny` that are (or would be) directories: the Write/Edit rules cover what is inside. */
   dirs: string[];
+  /** Paths only the Write/Edit rules deny (the sandbox's stand-in there would break git). */
+  rulesOnly: string[];
   /** Paths to create first (they do not exist now). */
   create: Stand[];
 }
@@ -70,6 +72,7 @@ export function delayedPlan(layout: Layout, grants: readonly Grant[], home: stri
   const deny: string[] = [];
   const dirs: string[] = [];
   const create: Stand[] = [];
+  const rulesOnly: string[] = [];
   const need = (path: string, content: string | null) => {
     deny.push(path);
     if (content === null) dirs.push(path);
@@ -91,6 +94,7 @@ export function delayedPlan(layout: Layout, grants: readonly Grant[], home: stri
     // A grant lets the agent merge and cherry-pick; without one, the sandbox's stand-ins at
     // these names (a device inside it) make `git status` say a merge is in progress.
     if (grants.length === 0) {
+      rulesOnly.push(join(worktreeGitDir, GIT_MERGE_HEAD));
       for (const name of GIT_PENDING) {
         deny.push(join(worktreeGitDir, name));
         if (name === 'sequencer') dirs.push(join(worktreeGitDir, name));
@@ -106,7 +110,7 @@ export function delayedPlan(layout: Layout, grants: readonly Grant[], home: stri
   for (const name of PACKAGE_MANAGER_EXISTING) existing(join(root, name));
   if (isDirectory(join(root, 'node_modules'))) need(join(root, NODE_BIN), null);
   for (const entry of USER_DELAYED) existing(userPath(entry, home));
-  return { deny: [...new Set(deny)], dirs: [...new Set(dirs)], create };
+  return { deny: [...new Set(deny)], dirs: [...new Set(dirs)], rulesOnly, create };
 }
 
 /** Creates the stand-ins of `plan`, returning what was created (relative to the project root). */

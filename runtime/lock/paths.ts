@@ -42,11 +42,24 @@ export const GIT_REDIRECTS = [
   { name: 'config.worktree', placeholder: '' },
 ] as const;
 
-/** Pending merge and sequencer state in a worktree's git directory: the user's next commit would carry it. Denied unless git is granted. */
-export const GIT_PENDING = ['MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'sequencer'] as const;
+/**
+ * Pending cherry-pick, revert and sequencer state in a worktree's git directory: the
+ * user's next commit would carry it. Denied in the sandbox unless git is granted (where
+ * they do not exist, the sandbox's stand-in is a device git only stats or fails to read
+ * as a ref, which it takes for "absent").
+ */
+export const GIT_PENDING = ['CHERRY_PICK_HEAD', 'REVERT_HEAD', 'sequencer'] as const;
 
-/** Pending state the audit lists besides GIT_PENDING (a rebase's todo can `exec`; the messages become the next commit's). */
-export const GIT_PENDING_AUDITED = [...GIT_PENDING, 'REBASE_HEAD', 'rebase-merge', 'rebase-apply', 'MERGE_MSG', 'MERGE_MODE', 'SQUASH_MSG', 'AUTO_MERGE'] as const;
+/**
+ * MERGE_HEAD: the user's next commit would become a merge carrying the commit it names.
+ * Denied to the Write/Edit tools, not in the sandbox: a denied MERGE_HEAD that does not
+ * exist is an unreadable device inside it, which makes `git status` report a merge in
+ * progress and `git blame` refuse to run (measured). A write from Bash is the audit's.
+ */
+export const GIT_MERGE_HEAD = 'MERGE_HEAD';
+
+/** Pending state the audit lists (a rebase's todo can `exec`; the messages become the next commit's). */
+export const GIT_PENDING_AUDITED = [GIT_MERGE_HEAD, ...GIT_PENDING, 'REBASE_HEAD', 'rebase-merge', 'rebase-apply', 'MERGE_MSG', 'MERGE_MODE', 'SQUASH_MSG', 'AUTO_MERGE'] as const;
 
 /**
  * Package-manager config in the project root that makes the user's next `npm`/`npx`/

@@ -116,7 +116,7 @@ describe('a sandbox the user configured', () => {
     const sandbox = json(p.settings).sandbox;
     expect(sandbox.network.allowedDomains).toEqual(['registry.npmjs.org']);
     expect(sandbox.filesystem.allowWrite).toEqual([p.root]);
-    releaseLock(p.leopold, home);
+    releaseLock(p.leopold);
     expect(readFileSync(p.settings, 'utf8')).toBe(before);
   });
 });
@@ -129,18 +129,18 @@ describe('releasing the lock', () => {
     writeFileSync(p.settings, before);
     const exclude = readFileSync(join(p.root, '.git', 'info', 'exclude'), 'utf8');
     armLock(p.leopold, { now, requireSandbox: true, home });
-    expect(releaseLock(p.leopold, home)).not.toBeNull();
+    expect(releaseLock(p.leopold)).not.toBeNull();
     expect(readFileSync(p.settings, 'utf8')).toBe(before);
     expect(readFileSync(join(p.root, '.git', 'info', 'exclude'), 'utf8')).toBe(exclude);
     expect(existsSync(join(p.root, '.git', 'packed-refs'))).toBe(false);
     expect(existsSync(join(p.leopold, 'lock.json'))).toBe(false);
-    expect(releaseLock(p.leopold, home)).toBeNull();
+    expect(releaseLock(p.leopold)).toBeNull();
   });
 
   it('removes a settings file arming created', () => {
     const p = project();
     armLock(p.leopold, { now, requireSandbox: false, home });
-    releaseLock(p.leopold, home);
+    releaseLock(p.leopold);
     expect(existsSync(p.settings)).toBe(false);
   });
 
@@ -150,7 +150,7 @@ describe('releasing the lock', () => {
     const settings = json(p.settings);
     settings.permissions.allow = ['Bash(make)'];
     writeFileSync(p.settings, JSON.stringify(settings));
-    releaseLock(p.leopold, home);
+    releaseLock(p.leopold);
     expect(json(p.settings)).toEqual({ permissions: { allow: ['Bash(make)'] } });
   });
 });
@@ -169,7 +169,7 @@ describe('grants', () => {
     rmSync(join(p.leopold, 'ALLOW_GIT'));
     armLock(p.leopold, { now, requireSandbox: false, home });
     expect(json(p.settings).sandbox.filesystem.denyWrite).toContain(join(p.root, '.git', 'refs'));
-    releaseLock(p.leopold, home);
+    releaseLock(p.leopold);
     expect(existsSync(p.settings)).toBe(false);
   });
 
@@ -209,7 +209,7 @@ describe('the remotes', () => {
     rmSync(join(p.leopold, 'ALLOW_PUSH'));
     armLock(p.leopold, { now, requireSandbox: false, home });
     expect(json(p.settings).sandbox.network.deniedDomains).toEqual(['github.com', 'gitlab.example']);
-    releaseLock(p.leopold, home);
+    releaseLock(p.leopold);
     expect(existsSync(p.settings)).toBe(false);
   });
 });
