@@ -276,10 +276,12 @@ function withLock(
 }
 
 /** Settings with Leopold's lock taken out again: our paths and rules removed, the switches restored. */
-function withoutLock(settings: Json, root: string, record: LockRecord): Json {
+function withoutLock(settings: Json, layout: Layout, record: LockRecord): Json {
   const out = { ...settings };
-  const delayed = new Set((record.deny_write ?? []).map((path) => decodePath(path, root)));
-  const ours = (path: string) => delayed.has(path) || (path.startsWith(`${root}/`) && isLockPath(path.slice(root.length + 1)));
+  const root = layout.root;
+  // Ours: the record's, and the lock's own list for this layout (git's directory can lie outside the project, in a linked worktree).
+  const listed = new Set([...(record.deny_write ?? []).map((path) => decodePath(path, root)), ...protectedPaths(layout, [])]);
+  const ours = (path: string) => listed.has(path) || (path.startsWith(`${root}/`) && isLockPath(path.slice(root.length + 1)));
   const sandbox = objectAt(out.sandbox);
   const filesystem = objectAt(sandbox.filesystem);
   const denyWrite = stringsAt(filesystem.denyWrite).filter((path) => !ours(path));
@@ -405,7 +407,7 @@ export function armLock(leopoldDir: string, options: ArmOptions): ArmResult {
   }
   const created = existing !== null ? (existing.created ?? []) : plan.create.map((stand) => relative(layout.root, stand.path));
   // Re-arming starts from the settings without the old lock, so a grant given or taken back since shows.
-  const base = existing ? withoutLock(settings, layout.root, existing) : settings;
+  const base = existing ? withoutLock(settings, layout, existing) : settings;
   const rules = denyRules(grants, layout, plan, home);
   const already = new Set(stringsAt(objectAt(base.permissions).deny));
   const addedRules = rules.filter((rule) => !already.has(rule));
@@ -465,7 +467,7 @@ export function releaseLock(leopoldDir: string): LockRecord | null {
   if (record === null) return null;
   const layout = layoutOf(leopoldDir);
   const settings = readSettings(layout.settingsFile);
-  const next = withoutLock(settings, layout.root, record);
+  const next = withoutLock(settings, layout, record);
   if (Object.keys(next).length === 0 && existsSync(layout.settingsFile) && Object.keys(settings).length > 0) {
     rmSync(layout.settingsFile);
     // A .claude/ arming made for it goes too (left empty, it was not the user's).

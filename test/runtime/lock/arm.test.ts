@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { armLock, grantLift, readLockRecord, releaseLock, SANDBOX_PLACEHOLDERS } from '../../../runtime/lock/index.js';
 import { remoteTarget } from '../../../runtime/lock/arm.js';
 import { excludedCommands, excludedWarning } from '../../../runtime/lock/sandbox.js';
+import { trustedPathEntries } from '../../../runtime/lock/trusted.js';
 import { tempDir } from '../../support/temp.js';
 
 // The OS lock's settings: what arming adds to .claude/settings.local.json, .git/info/exclude
@@ -225,5 +226,90 @@ describe('commands the user runs outside the sandbox', () => {
     expect(excludedWarning(excludedCommands(p.root, home))).toMatch(/^warning\[sandbox-excluded\]: .*settings\.json: git, docker/);
     rmSync(join(p.root, '.claude', 'settings.json'));
     expect(excludedWarning(excludedCommands(p.root, home))).toBeNull();
+  });
+});
+
+describe('what fires after the run', () => {
+  it('is denied to Bash (the sandbox) and to the file tools (rules): git hooks, config, info/, submodules, redirects, pending state, package-manager config, node_modules/.bin', () => {
+    const p = project();
+    mkdirSync(join(p.root, 'node_modules'));
+    armLock(p.leopold, { now, requireSandbox: false, home });
+    const settings = json(p.settings);
+    const denyWrite: string[] = settings.sandbox.filesystem.denyWrite;
+    for (const path of ['.git/hooks', '.git/config', '.git/info', '.git/modules', '.git/commondir', '.git/config.worktree', '.git/CHERRY_PICK_HEAD', '.git/REVERT_HEAD', '.git/sequencer', '.npmrc', '.yarnrc', '.yarnrc.yml', 'bunfig.toml', 'node_modules/.bin']) {
+      expect(denyWrite, path).toContain(join(p.root, path));
+    }
+    // MERGE_HEAD: a pattern rule for the file tools, never a path the sandbox would mount a device at.
+    expect(denyWrite).not.toContain(join(p.root, '.git', 'MERGE_HEAD'));
+    expect(settings.permissions.deny).toEqual(expect.arrayContaining(['Edit(/.git/MERGE_HEAD*)', 'Edit(/.git/hooks/**)', 'Edit(/.npmrc)', 'Edit(/node_modules/.bin/**)', 'Edit(/.vscode/**)', 'Edit(/.mcp.json)']));
+    expect(settings.permissions.deny.some((rule: string) => rule.startsWith('Edit(/.git/MERGE_HEAD)'))).toBe(false);
+    // Nothing outside the project for the file tools; the project stays a working directory.
+    expect(settings.permissions.blockWritesOutsideWorkingDirectories).toBe(true);
+    expect(settings.permissions.additionalDirectories).toEqual([p.root]);
+    // The stand-ins: what git and the package managers read as "absent".
+    expect(readFileSync(join(p.root, '.git', 'commondir'), 'utf8')).toBe('.\n');
+    expect(readFileSync(join(p.root, '.npmrc'), 'utf8')).toBe('');
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: p.root, encoding: 'utf8' })).not.toMatch(/npmrc|yarnrc|bunfig/);
+    expect(execFileSync('git', ['rev-parse', '--git-dir'], { cwd: p.root, encoding: 'utf8' }).trim()).toBe('.git');
+    releaseLock(p.leopold);
+    expect(existsSync(join(p.root, '.git', 'commondir'))).toBe(false);
+    expect(existsSync(join(p.root, '.npmrc'))).toBe(false);
+    expect(existsSync(join(p.root, 'node_modules', '.bin'))).toBe(false);
+  });
+
+  it('a git grant lifts the pending-state denials with the refs; the rest stays', () => {
+    const p = project();
+    armLock(p.leopold, { now, requireSandbox: false, home });
+    grantLift(p.leopold, 'git', now, home);
+    const denyWrite: string[] = json(p.settings).sandbox.filesystem.denyWrite;
+    expect(denyWrite).not.toContain(join(p.root, '.git', 'sequencer'));
+    expect(denyWrite).toContain(join(p.root, '.git', 'hooks'));
+    expect(denyWrite).toContain(join(p.root, '.npmrc'));
+    releaseLock(p.leopold);
+    expect(existsSync(p.settings)).toBe(false);
+  });
+
+  it('denies core.hooksPath\'s directory and the user-level config that exists; releasing restores the permission switches', () => {
+    const p = project();
+    mkdirSync(join(p.root, '.husky'));
+    execFileSync('git', ['config', 'core.hooksPath', '.husky'], { cwd: p.root });
+    const own = tempDir('leopold-lock-own-home-');
+    writeFileSync(join(own, '.gitconfig'), '[user]\n\tname = Me\n');
+    mkdirSync(join(p.root, '.claude'));
+    const before = `${JSON.stringify({ permissions: { blockWritesOutsideWorkingDirectories: false, additionalDirectories: ['/elsewhere'] } }, null, 2)}\n`;
+    writeFileSync(p.settings, before);
+    armLock(p.leopold, { now, requireSandbox: false, home: own });
+    const settings = json(p.settings);
+    expect(settings.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([join(p.root, '.husky'), join(own, '.gitconfig')]));
+    expect(settings.sandbox.filesystem.denyWrite).not.toContain(join(own, '.npmrc'));
+    expect(settings.permissions).toMatchObject({ blockWritesOutsideWorkingDirectories: true, additionalDirectories: ['/elsewhere', p.root] });
+    expect(readFileSync(join(p.leopold, 'lock.json'), 'utf8')).not.toContain(own);
+    releaseLock(p.leopold);
+    expect(readFileSync(p.settings, 'utf8')).toBe(before);
+  });
+
+  it('in a linked worktree: its .git file and its own HEAD are denied, the main repository\'s hooks and config too', () => {
+    const p = project();
+    execFileSync('git', ['-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '-q', '--allow-empty', '-m', 'x'], { cwd: p.root });
+    const linked = join(p.root, '..', `${p.root.split('/').at(-1)}-wt`);
+    made.push(linked);
+    execFileSync('git', ['worktree', 'add', '-q', linked], { cwd: p.root });
+    mkdirSync(join(linked, '.leopold'), { recursive: true });
+    armLock(join(linked, '.leopold'), { now, requireSandbox: false, home });
+    const denyWrite: string[] = json(join(linked, '.claude', 'settings.local.json')).sandbox.filesystem.denyWrite;
+    const worktreeGitDir = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-dir'], { cwd: linked, encoding: 'utf8' }).trim();
+    expect(denyWrite).toEqual(expect.arrayContaining([join(linked, '.git'), join(worktreeGitDir, 'HEAD'), join(worktreeGitDir, 'commondir'), join(p.root, '.git', 'hooks'), join(p.root, '.git', 'config')]));
+    // Its commondir is git's own: denied as it is, never replaced.
+    expect(readFileSync(join(worktreeGitDir, 'commondir'), 'utf8')).not.toBe('.\n');
+    releaseLock(join(linked, '.leopold'));
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: linked, encoding: 'utf8' })).toBe('');
+  });
+});
+
+describe('programs the lock runs', () => {
+  it('come from PATH without the project and without any node_modules/.bin', () => {
+    const root = '/work/p';
+    expect(trustedPathEntries(root, `/work/p/node_modules/.bin:/work/p/bin:/other/node_modules/.bin:relative:/usr/bin:/bin`)).toEqual(['/usr/bin', '/bin']);
+    expect(trustedPathEntries('', '/a/node_modules/.bin:/usr/local/bin')).toEqual(['/usr/local/bin']);
   });
 });
