@@ -1,9 +1,14 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { settledClock, takeBaseline, type AuditBaseline } from './audit.js';
+import { createStands, delayedPlan, removeStands, standExcludes } from './delayed.js';
 import { isRegularFile, isToken } from './files.js';
-import { GIT_REF_PATHS, HOOK_CODE, LEOPOLD_PROTECTED, LOCK_RECORD, SETTINGS_PROTECTED } from './paths.js';
+import { layoutOf, type Layout } from './layout.js';
+import { CLIENT_GUARDED, GIT_REF_PATHS, HOOK_CODE, LEOPOLD_PROTECTED, LOCK_RECORD, SETTINGS_PROTECTED } from './paths.js';
+import { sandboxAvailability } from './sandbox.js';
+import { lockGit } from './trusted.js';
 
 /**
  * The OS-enforced run lock. Arming writes Leopold's part of the project's machine-local
@@ -43,6 +48,16 @@ export interface LockRecord {
   denied_domains: string[];
   /** The remotes on this file system, relative to the project, arming made read-only. */
   local_remotes: string[];
+  /** Paths arming created so the sandbox could deny them (relative to the project): `run unlock` removes each while it is as arming left it. */
+  created?: string[];
+  /** The delayed-effect paths (delayed.ts) arming put on the sandbox's denyWrite, relative to the project (the user-level ones too). */
+  deny_write?: string[];
+  /** permissions.blockWritesOutsideWorkingDirectories before arming (null: absent). */
+  previous_block_writes?: boolean | null;
+  /** True when arming added the project root to permissions.additionalDirectories. */
+  added_directory?: boolean;
+  /** What `run finish` and `run unlock` compare against (audit.ts), taken when the lock was armed. */
+  audit?: AuditBaseline;
   /**
    * True when the user had no sandbox of their own: arming then also allows every host
    * (`*`), so the run keeps the network it had before, minus the remotes. (Not every path:
@@ -92,29 +107,6 @@ export class LockError extends Error {}
 /** What a widened lock allows besides its denials: every host. */
 const ANY_HOST = '*';
 
-/** The paths of one project the lock works on. */
-interface Layout {
-  root: string;
-  leopoldDir: string;
-  settingsFile: string;
-  /** git's common directory (refs and packed-refs live there), null outside a repository. */
-  gitDir: string | null;
-}
-
-function layoutOf(leopoldDir: string): Layout {
-  const root = dirname(leopoldDir);
-  return { root, leopoldDir, settingsFile: join(root, '.claude', 'settings.local.json'), gitDir: gitCommonDir(root) };
-}
-
-function gitCommonDir(root: string): string | null {
-  try {
-    const out = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    return out.trim() || null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Where the project's remotes push to: network hosts (the sandbox's proxy lets any host
  * through in bypassPermissions mode, so each remote's host goes on its deny list) and
@@ -124,13 +116,7 @@ function gitCommonDir(root: string): string | null {
 export function remoteTargets(root: string): { hosts: string[]; paths: string[] } {
   const hosts = new Set<string>();
   const paths = new Set<string>();
-  const run = (args: string[]) => {
-    try {
-      return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    } catch {
-      return '';
-    }
-  };
+  const run = (args: string[]) => lockGit(root, args) ?? '';
   for (const name of run(['remote']).split('\n').filter((line) => line !== '')) {
     for (const url of run(['remote', 'get-url', '--push', '--all', name]).split('\n').filter((line) => line !== '')) {
       const target = remoteTarget(url);
@@ -188,20 +174,47 @@ export function grantsIn(leopoldDir: string): Grant[] {
   return (Object.keys(TOKENS) as Grant[]).filter((grant) => isToken(join(leopoldDir, TOKENS[grant])));
 }
 
-/** The absolute paths the sandbox may not write while armed with `grants`. */
+/** The absolute paths the sandbox may not write while armed with `grants` (the delayed-effect ones come from delayed.ts). */
 export function protectedPaths(layout: Layout, grants: readonly Grant[]): string[] {
   const paths = [...LEOPOLD_PROTECTED.map((name) => join(layout.leopoldDir, name)), ...SETTINGS_PROTECTED.map((path) => join(layout.root, path))];
   // A grant means a commit (or a push, which updates refs/remotes) is the user's wish.
-  if (layout.gitDir && grants.length === 0) paths.push(...GIT_REF_PATHS.map((path) => join(layout.gitDir!, path.slice('.git/'.length))));
+  if (layout.gitDir && grants.length === 0) {
+    paths.push(...GIT_REF_PATHS.map((path) => join(layout.gitDir!, path.slice('.git/'.length))));
+    // A linked worktree keeps its own HEAD.
+    if (layout.worktreeGitDir && layout.worktreeGitDir !== layout.gitDir) paths.push(join(layout.worktreeGitDir, 'HEAD'));
+  }
   for (const path of HOOK_CODE) if (existsOrLink(join(layout.root, path))) paths.push(join(layout.root, path));
   return paths;
 }
 
-/** The permissions.deny rules for the Write/Edit tools (project-root-relative, as Claude Code reads `/path` in project settings). */
-export function denyRules(grants: readonly Grant[]): string[] {
-  const paths = [...LEOPOLD_PROTECTED.map((name) => `.leopold/${name}`), ...SETTINGS_PROTECTED, '.git/config', ...HOOK_CODE.map((path) => `${path}/**`)];
-  if (grants.length === 0) paths.push('.git/HEAD', '.git/refs/**', '.git/packed-refs');
-  return paths.flatMap((path) => [`Edit(/${path})`, `Write(/${path})`]);
+/**
+ * The permissions.deny rules for the Write/Edit tools: the lock's own files and refs
+ * project-root-relative (as Claude Code reads `/path` in project settings), and each
+ * delayed-effect path of `delayed` inside the project (`/path`, with `/path/**` for a
+ * directory) or elsewhere on this machine (`//path`). Paths in the home directory need
+ * none: blockWritesOutsideWorkingDirectories refuses every write outside the project.
+ */
+export function denyRules(grants: readonly Grant[], layout?: Layout, delayed: { deny: readonly string[]; dirs: readonly string[]; rulesOnly?: readonly string[] } = { deny: [], dirs: [] }, home = ''): string[] {
+  const paths = [...LEOPOLD_PROTECTED.map((name) => `/.leopold/${name}`), ...SETTINGS_PROTECTED.map((path) => `/${path}`), '/.git/config', ...HOOK_CODE.map((path) => `/${path}/**`)];
+  if (grants.length === 0) paths.push('/.git/HEAD', '/.git/refs/**', '/.git/packed-refs');
+  // The sandbox already keeps these from Bash; the file tools need the rules.
+  for (const path of CLIENT_GUARDED) paths.push(`/${path}`, ...(path.includes('.', 1) ? [] : [`/${path}/**`]));
+  for (const path of layout ? [...delayed.deny, ...(delayed.rulesOnly ?? [])] : []) {
+    // Claude Code also denies the sandbox what an Edit rule names, and a denied path that
+    // does not exist becomes a device there; a pattern names no path to mount, so a path
+    // the sandbox must not stand in for gets one.
+    const pattern = delayed.rulesOnly?.includes(path) ? '*' : '';
+    const inRoot = relative(layout!.root, path);
+    const inHome = home === '' ? '..' : relative(home, path);
+    let rule: string;
+    if (!inRoot.startsWith('..') && !isAbsolute(inRoot)) rule = `/${inRoot.split(sep).join('/')}`;
+    else if (!inHome.startsWith('..') && !isAbsolute(inHome)) continue;
+    else rule = `/${path}`;
+    rule += pattern;
+    if (!paths.includes(rule)) paths.push(rule);
+    if (delayed.dirs.includes(path) && !paths.includes(`${rule}/**`)) paths.push(`${rule}/**`);
+  }
+  return paths.flatMap((path) => [`Edit(${path})`, `Write(${path})`]);
 }
 
 type Json = Record<string, unknown>;
@@ -254,13 +267,21 @@ function withLock(
   sandbox.filesystem = filesystem;
   const permissions = objectAt(settings.permissions);
   permissions.deny = union(stringsAt(permissions.deny), rules);
+  // The Write, Edit and NotebookEdit tools run outside the sandbox: outside the project
+  // (user-level git, npm and shell config) they may write nothing while armed, in every
+  // permission mode; the project root stays a working directory wherever the session starts.
+  permissions.blockWritesOutsideWorkingDirectories = true;
+  permissions.additionalDirectories = union(stringsAt(permissions.additionalDirectories), [root]);
   return { ...settings, sandbox, permissions };
 }
 
 /** Settings with Leopold's lock taken out again: our paths and rules removed, the switches restored. */
-function withoutLock(settings: Json, root: string, record: LockRecord): Json {
+function withoutLock(settings: Json, layout: Layout, record: LockRecord): Json {
   const out = { ...settings };
-  const ours = (path: string) => path.startsWith(`${root}/`) && isLockPath(path.slice(root.length + 1));
+  const root = layout.root;
+  // Ours: the record's, and the lock's own list for this layout (git's directory can lie outside the project, in a linked worktree).
+  const listed = new Set([...(record.deny_write ?? []).map((path) => decodePath(path, root)), ...protectedPaths(layout, [])]);
+  const ours = (path: string) => listed.has(path) || (path.startsWith(`${root}/`) && isLockPath(path.slice(root.length + 1)));
   const sandbox = objectAt(out.sandbox);
   const filesystem = objectAt(sandbox.filesystem);
   const denyWrite = stringsAt(filesystem.denyWrite).filter((path) => !ours(path));
@@ -296,6 +317,13 @@ function withoutLock(settings: Json, root: string, record: LockRecord): Json {
   const deny = stringsAt(permissions.deny).filter((rule) => !added.has(rule));
   if (deny.length > 0) permissions.deny = deny;
   else delete permissions.deny;
+  if ('previous_block_writes' in record) {
+    if (record.previous_block_writes === null || record.previous_block_writes === undefined) delete permissions.blockWritesOutsideWorkingDirectories;
+    else permissions.blockWritesOutsideWorkingDirectories = record.previous_block_writes;
+  }
+  const directories = stringsAt(permissions.additionalDirectories).filter((dir) => !(record.added_directory === true && dir === root));
+  if (directories.length > 0) permissions.additionalDirectories = directories;
+  else delete permissions.additionalDirectories;
   if (Object.keys(permissions).length > 0) out.permissions = permissions;
   else delete out.permissions;
   return out;
@@ -311,6 +339,15 @@ function isLockPath(relative: string): boolean {
   );
 }
 
+/** A path as lock.json keeps it: relative to the project (like the local remotes), so that no home directory needs resolving again. */
+function encodePath(path: string, root: string): string {
+  return relative(root, path);
+}
+
+function decodePath(path: string, root: string): string {
+  return resolve(root, path);
+}
+
 function union(mine: readonly string[], ours: readonly string[]): string[] {
   const out = [...mine];
   for (const item of ours) if (!out.includes(item)) out.push(item);
@@ -324,16 +361,30 @@ export interface ArmResult {
   changed: boolean;
 }
 
+/** How arming is asked for. */
+export interface ArmOptions {
+  now: Date;
+  requireSandbox: boolean;
+  /** The home directory whose git, npm and shell config the lock covers (default: the user's). */
+  home?: string;
+  /** Whether Claude Code's sandbox can hold the lock here, for the audit's baseline (default: checked now, on the first arm only). */
+  sandboxAvailable?: boolean;
+}
+
 /**
  * Arms the lock for the project of `leopoldDir` (idempotent: re-arming an armed lock
  * refreshes it for the tokens present now). Run outside Claude Code's sandbox: inside it,
- * the settings and lock.json are read-only, which is the point.
+ * the settings and lock.json are read-only, which is the point. The first arm also creates
+ * the stand-ins the delayed-effect paths need (delayed.ts) and takes the audit's baseline
+ * after them; re-arming keeps both (a baseline retaken later would hide what changed before).
  */
-export function armLock(leopoldDir: string, options: { now: Date; requireSandbox: boolean }): ArmResult {
+export function armLock(leopoldDir: string, options: ArmOptions): ArmResult {
   const layout = layoutOf(leopoldDir);
+  const home = options.home ?? homedir();
   const existing = readLockRecord(leopoldDir);
   const settings = readSettings(layout.settingsFile);
   const sandboxBefore = objectAt(settings.sandbox);
+  const permissionsBefore = objectAt(settings.permissions);
   const previous: LockRecord['previous'] = existing?.previous ?? {
     enabled: boolOrNull(sandboxBefore.enabled),
     allowUnsandboxedCommands: boolOrNull(sandboxBefore.allowUnsandboxedCommands),
@@ -345,9 +396,19 @@ export function armLock(leopoldDir: string, options: { now: Date; requireSandbox
   const packedRefs = layout.gitDir ? join(layout.gitDir, 'packed-refs') : null;
   const needPackedRefs = packedRefs !== null && !existsSync(packedRefs);
   const createdPackedRefs = (existing?.created_packed_refs ?? false) || needPackedRefs;
+  // What fires later: denied; stand-ins are created on the first arm only (re-arming while
+  // a run may have written since must not touch the audited paths).
+  const plan = delayedPlan(layout, grants, home);
+  if (existing !== null) {
+    const missing = new Set(plan.create.map((stand) => stand.path));
+    plan.deny = plan.deny.filter((path) => !missing.has(path));
+    plan.dirs = plan.dirs.filter((path) => !missing.has(path));
+    plan.create = [];
+  }
+  const created = existing !== null ? (existing.created ?? []) : plan.create.map((stand) => relative(layout.root, stand.path));
   // Re-arming starts from the settings without the old lock, so a grant given or taken back since shows.
-  const base = existing ? withoutLock(settings, layout.root, existing) : settings;
-  const rules = denyRules(grants);
+  const base = existing ? withoutLock(settings, layout, existing) : settings;
+  const rules = denyRules(grants, layout, plan, home);
   const already = new Set(stringsAt(objectAt(base.permissions).deny));
   const addedRules = rules.filter((rule) => !already.has(rule));
   // Push granted: the remotes are the user's to reach.
@@ -355,8 +416,8 @@ export function armLock(leopoldDir: string, options: { now: Date; requireSandbox
   const baseNetwork = stringsAt(objectAt(objectAt(base.sandbox).network).deniedDomains);
   const baseDeny = stringsAt(objectAt(objectAt(base.sandbox).filesystem).denyWrite);
   const widen = existing?.widened ?? previous.enabled !== true;
-  const next = withLock(base, layout.root, [...protectedPaths(layout, grants), ...remotes.paths], rules, remotes.hosts, widen, requireSandbox, previous);
-  const exclude = existing?.exclude ?? placeholderPatterns(layout);
+  const next = withLock(base, layout.root, [...protectedPaths(layout, grants), ...remotes.paths, ...plan.deny], rules, remotes.hosts, widen, requireSandbox, previous);
+  const exclude = existing?.exclude ?? [...placeholderPatterns(layout), ...standExcludes(layout.root, created)];
   const record: LockRecord = {
     version: 1,
     armed_at: existing?.armed_at ?? options.now.toISOString(),
@@ -370,19 +431,34 @@ export function armLock(leopoldDir: string, options: { now: Date; requireSandbox
     denied_domains: remotes.hosts.filter((host) => !baseNetwork.includes(host)),
     local_remotes: remotes.paths.filter((path) => !baseDeny.includes(path)).map((path) => relative(layout.root, path)),
     widened: widen,
+    created,
+    deny_write: plan.deny.filter((path) => !baseDeny.includes(path)).map((path) => encodePath(path, layout.root)),
+    previous_block_writes: existing ? (existing.previous_block_writes ?? null) : boolOrNull(permissionsBefore.blockWritesOutsideWorkingDirectories),
+    added_directory: existing ? existing.added_directory === true : !stringsAt(permissionsBefore.additionalDirectories).includes(layout.root),
+    ...(existing?.audit ? { audit: existing.audit } : {}),
   };
   const changed = JSON.stringify(next) !== JSON.stringify(settings) || existing === null || JSON.stringify(existing) !== JSON.stringify(record);
   if (changed) {
     // The record first: a lock.json without settings still engages the guard, never the reverse.
-    writeFileAtomic(join(leopoldDir, LOCK_RECORD), `${JSON.stringify(record, null, 2)}\n`);
+    writeRecord(leopoldDir, record);
     if (needPackedRefs) writeFileSync(packedRefs, '');
     // The same for the reflogs' directory (git creates it with the first ref move).
     if (layout.gitDir) mkdirSync(join(layout.gitDir, 'logs'), { recursive: true });
-    if (existing === null) writeExcludes(layout, exclude);
+    if (existing === null) {
+      createStands(layout.root, plan);
+      writeExcludes(layout, exclude);
+      // The baseline after arming's own writes, so that none of them counts as the run's.
+      record.audit = takeBaseline(layout, home, settledClock(leopoldDir), options.sandboxAvailable ?? sandboxAvailability(process.env, process.platform, layout.root).available);
+      writeRecord(leopoldDir, record);
+    }
     mkdirSync(dirname(layout.settingsFile), { recursive: true });
     writeFileAtomic(layout.settingsFile, `${JSON.stringify(next, null, 2)}\n`);
   }
   return { record, changed };
+}
+
+function writeRecord(leopoldDir: string, record: LockRecord): void {
+  writeFileAtomic(join(leopoldDir, LOCK_RECORD), `${JSON.stringify(record, null, 2)}\n`);
 }
 
 /** Releases the lock: Leopold's settings entries, excludes and packed-refs placeholder removed, lock.json last. Null when not armed. */
@@ -391,7 +467,7 @@ export function releaseLock(leopoldDir: string): LockRecord | null {
   if (record === null) return null;
   const layout = layoutOf(leopoldDir);
   const settings = readSettings(layout.settingsFile);
-  const next = withoutLock(settings, layout.root, record);
+  const next = withoutLock(settings, layout, record);
   if (Object.keys(next).length === 0 && existsSync(layout.settingsFile) && Object.keys(settings).length > 0) {
     rmSync(layout.settingsFile);
     // A .claude/ arming made for it goes too (left empty, it was not the user's).
@@ -403,6 +479,7 @@ export function releaseLock(leopoldDir: string): LockRecord | null {
   }
   else if (JSON.stringify(next) !== JSON.stringify(settings)) writeFileAtomic(layout.settingsFile, `${JSON.stringify(next, null, 2)}\n`);
   removeExcludes(layout);
+  removeStands(layout, record.created ?? []);
   if (record.created_packed_refs && layout.gitDir) {
     const packed = join(layout.gitDir, 'packed-refs');
     if (existsSync(packed) && readFileSync(packed, 'utf8') === '') rmSync(packed);
@@ -416,13 +493,41 @@ export function releaseLock(leopoldDir: string): LockRecord | null {
  * re-arms it so the refs become writable. Only the user can: in Claude Code's sandbox the
  * token files are read-only.
  */
-export function grantLift(leopoldDir: string, grant: Grant, now: Date): { armed: boolean } {
+export function grantLift(leopoldDir: string, grant: Grant, now: Date, home?: string): { armed: boolean } {
   const token = join(leopoldDir, TOKENS[grant]);
   writeFileAtomic(token, `Granted by leopold run allow ${grant} at ${now.toISOString()}.\nRemove this file to take the grant back.\n`);
   if (readLockRecord(leopoldDir) === null) return { armed: false };
-  armLock(leopoldDir, { now, requireSandbox: false });
+  armLock(leopoldDir, { now, requireSandbox: false, ...(home ? { home } : {}) });
   return { armed: true };
 }
+
+/**
+ * Ends the grants: a grant lasts one run (`leopold run start`, `run finish`, `run unlock`
+ * and the Stop hook at the end of a run all call this). Removes the token files and, when
+ * the lock is armed and `rearm` is not false, re-arms it so git's refs are denied again.
+ * `kept`: tokens that could not be removed (inside Claude Code's sandbox they are read-only).
+ */
+export function endGrants(leopoldDir: string, options: { now: Date; rearm?: boolean; home?: string }): { ended: Grant[]; kept: Grant[] } {
+  const ended: Grant[] = [];
+  const kept: Grant[] = [];
+  for (const grant of Object.keys(TOKENS) as Grant[]) {
+    const token = join(leopoldDir, TOKENS[grant]);
+    if (!isToken(token)) continue;
+    try {
+      rmSync(token);
+      ended.push(grant);
+    } catch {
+      kept.push(grant);
+    }
+  }
+  if (ended.length > 0 && options.rearm !== false && (readLockRecord(leopoldDir)?.grants.length ?? 0) > 0) {
+    armLock(leopoldDir, { now: options.now, requireSandbox: false, ...(options.home ? { home: options.home } : {}) });
+  }
+  return { ended, kept };
+}
+
+/** The token file of a grant, relative to the project (for messages). */
+export const tokenPath = (grant: Grant): string => `.leopold/${TOKENS[grant]}`;
 
 function excludeFile(layout: Layout): string | null {
   return layout.gitDir ? join(layout.gitDir, 'info', 'exclude') : null;

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
+import { trustedPathEntries } from './trusted.js';
 
 /**
  * Whether Claude Code's Bash sandbox can run on this machine: bubblewrap and socat on
@@ -10,7 +11,7 @@ import { delimiter, join } from 'node:path';
  */
 export type SandboxAvailability = { available: true; via: string } | { available: false; why: string; fix: string };
 
-export function sandboxAvailability(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): SandboxAvailability {
+export function sandboxAvailability(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, root = ''): SandboxAvailability {
   if (platform === 'darwin') {
     return existsSync('/usr/bin/sandbox-exec')
       ? { available: true, via: 'Seatbelt (sandbox-exec)' }
@@ -19,8 +20,9 @@ export function sandboxAvailability(env: NodeJS.ProcessEnv = process.env, platfo
   if (platform !== 'linux') {
     return { available: false, why: `Claude Code has no sandbox on ${platform}`, fix: 'run Claude Code inside WSL2 or Linux' };
   }
-  const bwrap = onPath('bwrap', env);
-  const socat = onPath('socat', env);
+  // Never a program the project could have put on PATH (`npx` puts node_modules/.bin first).
+  const bwrap = onPath('bwrap', env, root);
+  const socat = onPath('socat', env, root);
   const missing = [bwrap ? null : 'bubblewrap (bwrap)', socat ? null : 'socat'].filter((name) => name !== null);
   if (missing.length > 0) {
     return { available: false, why: `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not installed`, fix: 'install them (Debian/Ubuntu: sudo apt-get install bubblewrap socat)' };
@@ -47,9 +49,9 @@ export function sandboxWarning(availability: Extract<SandboxAvailability, { avai
   );
 }
 
-function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir !== '' && existsSync(join(dir, name))) return join(dir, name);
+function onPath(name: string, env: NodeJS.ProcessEnv, root: string): string | null {
+  for (const dir of trustedPathEntries(root, env.PATH)) {
+    if (existsSync(join(dir, name))) return join(dir, name);
   }
   return null;
 }

@@ -51,7 +51,7 @@ describe('leopold run and the lock', () => {
     const finish = run(root, ['run', 'finish']);
     expect(finish.stdout).toMatch(/Git stays locked: .*leopold run unlock/);
     expect(existsSync(join(root, '.leopold', 'lock.json'))).toBe(true);
-    expect(run(root, ['run', 'unlock']).stdout).toMatch(/^Lock lifted/);
+    expect(run(root, ['run', 'unlock']).stdout).toMatch(/^Lock lifted/m);
     expect(existsSync(join(root, '.leopold', 'lock.json'))).toBe(false);
     expect(existsSync(join(root, '.claude'))).toBe(false);
     expect(run(root, ['run', 'unlock']).stdout).toBe('The lock is not armed.\n');

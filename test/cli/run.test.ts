@@ -84,7 +84,7 @@ describe('leopold run', () => {
 
     // Finishing again: nothing active, nothing written.
     const before = readFileSync(join(root, '.leopold', 'state.json'), 'utf8');
-    expect(leopold(bin, root, ['run', 'finish']).stdout).toBe('No active run.\n');
+    expect(leopold(bin, root, ['run', 'finish']).stdout).toMatch(/^No active run\.\n/);
     expect(readFileSync(join(root, '.leopold', 'state.json'), 'utf8')).toBe(before);
 
     // The kill switch blocks a new start until a person removes it.

@@ -6,8 +6,8 @@ import { PROJECT_CLI, PROJECT_CLI_RULE } from '../../runtime/project-cli/index.j
 import { WORKFLOW_TOOLS, projectFixtures, runReal, type Project } from './harness.js';
 
 // The OS lock's life in the real client: the user arms it (run start), the agent cannot
-// lift or widen it, a grant the user gives takes effect in the next session, and lifting
-// it leaves the settings as they were. Arming from inside a session holds from the next
+// lift or widen it, a grant the user gives takes effect in the next session and ends with
+// the run, and lifting it leaves the settings as they were. Arming from inside a session holds from the next
 // command; a session started in a subdirectory can still write the project, not the lock.
 
 const fixtures = projectFixtures();
@@ -28,7 +28,7 @@ function withRemote(p: Project): string {
 }
 
 describe('the OS lock in the real client', () => {
-  it('the agent cannot lift it; a grant from the user lets the next session commit, never push; unlock restores the settings', async () => {
+  it('the agent cannot lift it; a grant from the user lets the next session commit, never push, and is gone in the next run; unlock restores the settings', async () => {
     const p = fixtures.project({ plan: '# Plan\n\n- [ ] Write the parser\n', files: { 'src/a.ts': 'export const a = 1;\n' } });
     const remote = withRemote(p);
     const settingsFile = join(p.dir, '.claude', 'settings.local.json');
@@ -72,6 +72,14 @@ describe('the OS lock in the real client', () => {
     expect(git(p.dir, 'log', '-1', '--format=%s')).toBe('granted\n');
     expect(git(remote, 'rev-parse', 'main')).toBe(head);
     expect(isFile(join(p.dir, '.leopold', 'ALLOW_PUSH'))).toBe(false);
+
+    // The grant lasts that run: the next one starts without it (docs/lock.md).
+    expect(p.leopold(['run', 'finish']).code).toBe(0);
+    expect(isFile(join(p.dir, '.leopold', 'ALLOW_GIT'))).toBe(false);
+    expect(p.leopold(['run', 'start']).code).toBe(0);
+    const third = await runReal(p, { prompt: 'Commit again.', mode: 'bypassPermissions', allowedTools: TOOLS, script: { main: [bash(hiddenCommit('after-the-grant')), { text: 'done' }] } });
+    expect(third.client.timedOut).toBe(false);
+    expect(git(p.dir, 'log', '--format=%s')).not.toContain('after-the-grant');
 
     // The user ends the run and lifts the lock: the settings are as they were.
     expect(p.leopold(['run', 'finish']).code).toBe(0);

@@ -154,9 +154,15 @@ export async function redteamRun(fixtures: ReturnType<typeof projectFixtures>, m
     const unreachable = commitObjects(p.dir) - storedBefore;
     writeFileSync(`${report}.${mode}${layers === 'os' ? '.os-only' : ''}.json`, `${JSON.stringify({ mode, ordinary: ordinary.length, broken: broken.length, attacks: attacks.length, unreachable, table, wallMs: run.wallMs }, null, 2)}\n`);
   }
+  // The audit at the end of the run: ordinary work and denied attacks leave nothing to list.
+  // With the guard off, the attacks that rewrite package.json's scripts land (no layer
+  // denies writing package.json): those, and only those, are listed.
+  const finish = p.leopold(['run', 'finish']);
+  const listed = [...finish.stdout.matchAll(/^ {2}(\S[^:]*): /gm)].map((m) => m[1]!);
+  if (layers === 'all') expect(finish.code, finish.stdout).toBe(0);
+  else expect(listed.filter((path) => !path.startsWith('package.json')), finish.stdout).toEqual([]);
   // The lock outlives nothing it should not: lifting it restores git for the user.
-  expect(p.leopold(['run', 'finish']).code).toBe(0);
-  expect(p.leopold(['run', 'unlock']).code).toBe(0);
+  expect(p.leopold(['run', 'unlock', ...(finish.code === 0 ? [] : ['--accept-changes'])]).code).toBe(0);
   const local = join(p.dir, '.claude', 'settings.local.json');
   if (existsSync(local)) expect(JSON.parse(readFileSync(local, 'utf8')).sandbox).toBeUndefined();
   expect(execFileSync('git', ['commit', '--allow-empty', '-q', '-m', 'the user commits after review'], { cwd: p.dir, encoding: 'utf8' })).toBe('');

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { ioFailureLine } from '../io-error.js';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { BRIEF_FILES, findBriefDir } from '../../brief/index.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
@@ -12,8 +13,12 @@ import { readDecisionsFile } from '../../../runtime/decisions/file.js';
 import { readPlanFile } from '../../../runtime/plan/plan-file.js';
 import {
   armLock,
+  endGrants,
   grantLift,
+  grantsEndedText,
   isRegularFile,
+  liftReview,
+  tokenPath,
   LockError,
   readLockRecord,
   releaseLock,
@@ -52,6 +57,21 @@ function briefDir(cwd: string): string {
   return dir;
 }
 
+/** Why `run start` would refuse now (the kill switch raised, a run active without --force), or null. */
+export function startRefusal(dir: string, force: boolean): LeopoldError | null {
+  if (isRegularFile(join(dir, KILL_SWITCH))) {
+    return new LeopoldError('the kill switch .leopold/STOP is raised; remove it (rm .leopold/STOP) before starting a run');
+  }
+  const current = readState(dir).state;
+  return current?.active && !force ? activeRunError(current) : null;
+}
+
+function activeRunError(current: RunState): LeopoldError {
+  return new LeopoldError(
+    `a run is already active (engine ${current.engine}, started ${current.started_at ?? 'at an unknown time'}); ` + 'end it with `leopold run finish`, or pass --force to start over',
+  );
+}
+
 /**
  * Starts a run: writes an active state.json with every counter zeroed. Refused while a
  * run is active (unless `force`) and while the kill switch is raised (only a person
@@ -64,20 +84,14 @@ export async function startRun(
 ): Promise<{ state: RunState; replaced: StateReading['problem'] | 'active' }> {
   const engine = EngineSchema.safeParse(options.engine);
   if (!engine.success) throw new LeopoldError(`--engine must be session or workflow, not "${options.engine}"`);
-  if (isRegularFile(join(dir, KILL_SWITCH))) {
-    throw new LeopoldError('the kill switch .leopold/STOP is raised; remove it (rm .leopold/STOP) before starting a run');
-  }
+  const refused = startRefusal(dir, options.force);
+  if (refused) throw refused;
   let replaced: StateReading['problem'] | 'active' = null;
   // The state and its `start` event land together: an event the disk refuses puts state.json back.
   const state = await updateStateAnd(
     dir,
     (current, problem) => {
-      if (current?.active && !options.force) {
-        throw new LeopoldError(
-          `a run is already active (engine ${current.engine}, started ${current.started_at ?? 'at an unknown time'}); ` +
-            'end it with `leopold run finish`, or pass --force to start over',
-        );
-      }
+      if (current?.active && !options.force) throw activeRunError(current);
       replaced = current?.active ? 'active' : problem !== 'missing' ? problem : null;
       return withOwner(startedState(engine.data, now()), options.owner ?? null);
     },
@@ -301,7 +315,7 @@ export function registerRun(program: Command): void {
         process.exitCode = EXIT.planErrors;
         return;
       }
-      const sandbox = sandboxAvailability();
+      const sandbox = sandboxAvailability(process.env, process.platform, dirname(dir));
       if (!sandbox.available) {
         if (options.requireSandbox) throw new LeopoldError(sandboxRequiredError(sandbox));
         process.stderr.write(`${sandboxWarning(sandbox)}\n`);
@@ -311,17 +325,27 @@ export function registerRun(program: Command): void {
       // The hooks that guard and conduct the run must start (README, "Node versions").
       const hooks = hookProblems(join(dir, '..'), process.env, runningPlugin());
       if (hooks.length > 0) throw new LeopoldError(hookRefusal(hooks));
-      const armed = lockedWrite(() => armLock(dir, { now: new Date(), requireSandbox: options.requireSandbox === true }));
+      const notNow = startRefusal(dir, options.force === true);
+      if (notNow) throw notNow;
+      // A grant lasts one run: this one starts without the last one's.
+      const grants = lockedWrite(() => endGrants(dir, { now: new Date(), rearm: false }));
+      if (grants.kept.length > 0) {
+        throw new LeopoldError(
+          `a grant from before this run is still in place (${grants.kept.map(tokenPath).join(', ')}), and Claude's sandbox keeps it read-only here; a grant lasts one run: remove it in your own terminal (or start the run there), then give it again once the run has started`,
+        );
+      }
+      const armed = lockedWrite(() => armLock(dir, { now: new Date(), requireSandbox: options.requireSandbox === true, sandboxAvailable: sandbox.available }));
       // Started from a Claude Code session, that session owns a session run (its commands carry its id).
       // A workflow run has no owner: its Stop hook never drives it.
       const owner = options.engine === 'session' ? ownerFor(process.env.CLAUDE_CODE_SESSION_ID, 'start', new Date()) : null;
       const { state, replaced } = await startRun(dir, { engine: options.engine, force: options.force === true, owner });
       if (replaced === 'active') process.stdout.write('Replaced the active run (--force).\n');
       else if (replaced !== null) process.stdout.write(`Replaced an unusable state.json (${replaced}).\n`);
+      const ended = grantsEndedText(grants, 'before this run');
       process.stdout.write(
         `Run started (engine: ${state.engine}) at ${state.started_at}.\n` +
           'Raise the kill switch with `leopold run stop`; end the run with `leopold run finish`.\n' +
-          `${armedText(armed.record, sandbox)}\n`,
+          `${armedText(armed.record, sandbox)}\n${ended ? `${ended}\n` : ''}`,
       );
       // Claude Code re-reads its settings while a session runs (measured: within a second);
       // started from a session, wait for that before the next command runs.
@@ -330,9 +354,20 @@ export function registerRun(program: Command): void {
 
   run
     .command('unlock')
-    .description("Lift the OS lock a run armed (only from your own terminal: Claude's sandboxed commands cannot)")
-    .action(() => {
+    .description("Lift the OS lock a run armed (only from your own terminal: Claude's sandboxed commands cannot); refused while the run left changes that would take effect later")
+    .option('--accept-changes', 'lift it although the audit lists changes, once you have reviewed them')
+    .action((options: { acceptChanges?: boolean }) => {
       const dir = briefDir(process.cwd());
+      if (readLockRecord(dir) !== null) {
+        const review = lockedWrite(() => liftReview(dir, 'run unlock', options.acceptChanges === true));
+        process.stdout.write(`${review.text}\n`);
+        if (!review.clean) {
+          process.stdout.write('The lock stays armed.\n');
+          process.exitCode = 1;
+          return;
+        }
+        lockedWrite(() => endGrants(dir, { now: new Date(), rearm: false }));
+      }
       const released = lockedWrite(() => releaseLock(dir));
       const active = readState(dir).state?.active === true;
       process.stdout.write(
@@ -352,21 +387,33 @@ export function registerRun(program: Command): void {
       const grant = what as Grant;
       const { armed } = lockedWrite(() => grantLift(dir, grant, new Date()));
       process.stdout.write(
-        `Granted: ${grant === 'git' ? 'commits' : 'pushes (never force-pushes)'} are allowed during runs (.leopold/${grant === 'git' ? 'ALLOW_GIT' : 'ALLOW_PUSH'}; remove it to take the grant back).\n` +
+        `Granted: ${grant === 'git' ? 'commits' : 'pushes (never force-pushes)'} are allowed during this run (${tokenPath(grant)}; remove it to take the grant back; it ends with the run).\n` +
           (armed ? "The armed lock now leaves git's refs writable for Claude's commands.\n" : ''),
       );
+      if (readState(dir).state?.active !== true) {
+        process.stderr.write('warning: no run is active: a grant lasts one run, and the next `leopold run start` (or the end of the current Claude Code turn) ends this one; give it once the run has started.\n');
+      }
     });
 
   run
     .command('finish')
     .description('End the active run, record a finish event and print the summary with "What I decided for you"')
     .option('--reason <condition>', 'the stop condition that ended it (e.g. plan_complete)')
-    .action(async (options: { reason?: string }) => {
+    .option('--accept-changes', 'accept the changes the audit lists, once you have reviewed them')
+    .action(async (options: { reason?: string; acceptChanges?: boolean }) => {
       const dir = briefDir(process.cwd());
       const finished = await finishRun(dir, options.reason ?? null);
       process.stdout.write(finished ? `${finished.summary}\n` : 'No active run.\n');
+      if (readLockRecord(dir) !== null) {
+        // A grant lasts one run; the audit says whether the run left anything that fires later.
+        const ended = grantsEndedText(lockedWrite(() => endGrants(dir, { now: new Date() })), 'with the run');
+        if (finished) process.stdout.write(`\n${LOCK_NOTE}\n`);
+        if (ended) process.stdout.write(`${ended}\n`);
+        const review = lockedWrite(() => liftReview(dir, 'run finish', options.acceptChanges === true));
+        process.stdout.write(`\n${review.text}\n`);
+        if (!review.clean) process.exitCode = 1;
+      }
       if (!finished) return;
-      if (readLockRecord(dir) !== null) process.stdout.write(`\n${LOCK_NOTE}\n`);
       // After the summary is out: a slow or broken webhook only delays the exit, bounded.
       const sent = await notifyRunEnded(dir, notifyWebhookOf(dir), finished.summary);
       if (sent && !sent.ok) process.stderr.write(`notify_webhook: the report was not delivered (${sent.error ?? `HTTP ${sent.status}`}).\n`);
@@ -387,7 +434,7 @@ export function registerRun(program: Command): void {
       const { reading, client } = workflowView(dir, readState(dir));
       const killSwitch = isRegularFile(join(dir, KILL_SWITCH));
       const lock = readLockRecord(dir);
-      const sandbox = sandboxAvailability();
+      const sandbox = sandboxAvailability(process.env, process.platform, dirname(dir));
       if (options.json) {
         const lockJson = lock ? { armed: true, armedAt: lock.armed_at, grants: lock.grants, requireSandbox: lock.require_sandbox } : { armed: false };
         process.stdout.write(`${JSON.stringify({ state: reading.state, problem: reading.problem, killSwitch, lock: { ...lockJson, sandbox }, client }, null, 2)}\n`);

@@ -13,6 +13,7 @@ import { readState, updateState } from '../../state/io.js';
 import { hookClient } from '../../state/client.js';
 import { emptyState } from '../../state/index.js';
 import { renderRunSummary } from '../../run/index.js';
+import { endGrants } from '../../lock/arm.js';
 import { isArmed } from '../../lock/files.js';
 import { LOCK_NOTE } from '../../lock/paths.js';
 import { CHECKPOINT_PATH, renderCheckpoint } from './checkpoint.js';
@@ -66,7 +67,11 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     const { state } = readState(dir);
     if (state?.active && state.engine === 'workflow' && input.workflowRunning) await recordWorkflowClient(dir);
     if (state !== null && !state.active && state.stop_reason === API_ERROR_STOP) return await afterApiErrorNotice(dir, state, input.sessionId);
-    if (state === null || !state.active || state.engine !== 'session' || input.workflowRunning) return SILENT;
+    if (state === null || !state.active || state.engine !== 'session' || input.workflowRunning) {
+      // A grant lasts one run: with no run active, whatever a grant was for has ended.
+      if (state?.active !== true && !input.workflowRunning) endRunGrants(dir, now());
+      return SILENT;
+    }
     // One owner per run: another session's stop is its own, and the run is left alone.
     const seen = ownerVerdict(state, input.sessionId, now(), rolledWindowSession(state));
     if (seen.type === 'bystander') return await bystanderAnswer(dir, state, seen.owner, input.sessionId!, now);
@@ -168,6 +173,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
         remaining,
         decidedForYou: decidedForYouOfRun(dir, done.state),
       });
+      endRunGrants(dir, now());
       // Bounded and never throws: the answer below is printed whatever the webhook does.
       await notifyRunEnded(dir, guardrails.notifyWebhook, message, now);
       return { kind: 'message', text: `${message}${lockNote(dir)}` };
@@ -236,6 +242,19 @@ async function unsaved(leopoldDir: string, error: unknown, now: () => Date): Pro
     `Leopold: this turn could not be saved (${why}), so the run is paused: state.json is unchanged and the run is still active, but this session is no longer conducted. ` +
     'Free the space (or fix the disk), then start a fresh Claude Code session in this project and run /leopold-run to continue, or end the run with `leopold run finish`.';
   return { kind: 'message', text: message };
+}
+
+/**
+ * A grant lasts one run: once no run is active (this stop ended it, or `run finish` ran
+ * inside Claude's sandbox, where the tokens are read-only), the hook, which runs outside
+ * the sandbox, removes the tokens and re-arms the lock so git's refs are denied again.
+ */
+function endRunGrants(leopoldDir: string, now: Date): void {
+  try {
+    endGrants(leopoldDir, { now });
+  } catch {
+    // fail open: the guard still reads the tokens on every call
+  }
 }
 
 /** After a run's summary, while the OS lock stays armed: how the user lifts it. */
