@@ -83,8 +83,9 @@ describe('the everyday run in the real client', () => {
     expect(run.client.timedOut).toBe(false);
     const result = run.client.events.find((e) => e.type === 'result');
     expect(result).toMatchObject({ is_error: true, api_error_status: 529 });
-    // The hook runs detached from the client, which exits at once after the failed turn: wait for it (a ceiling, not a measure).
-    for (let waited = 0; state(p).active === true && waited < 60_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    // The hook runs detached from the client, which exits at once after the failed turn: wait for its last
+    // write, the grants taken back (state.json turns inactive before its events land). A ceiling, not a measure.
+    for (let waited = 0; !events(p).some((e) => e.event === 'grants-cleared') && waited < 60_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
     expect(state(p)).toMatchObject({ active: false, stop_reason: 'api_error', api_error: { error: 'server_error', retryable: true } });
     const log = events(p);
     expect(log.find((e) => e.event === 'api-error')).toMatchObject({ error: 'server_error', retryable: true });
