@@ -51,6 +51,21 @@ export interface LockRecord {
    * configured is never widened.
    */
   widened: boolean;
+  /**
+   * The OS layer as arming found it: the sandbox armed (always, by arming), whether it can
+   * run on this machine (runtime/lock/sandbox.ts), and the `sandbox.excludedCommands` in
+   * force then (they run outside it). The git guard reads it to know whether a command it
+   * cannot see through still runs inside the sandbox. Absent in records written before
+   * this field, or when arming was not told: the guard then assumes no OS layer.
+   */
+  sandbox?: OsLayer;
+}
+
+/** What `lock.json` records about the OS layer (see LockRecord.sandbox). */
+export interface OsLayer {
+  armed: true;
+  available: boolean;
+  excluded_commands: string[];
 }
 
 /**
@@ -329,7 +344,7 @@ export interface ArmResult {
  * refreshes it for the tokens present now). Run outside Claude Code's sandbox: inside it,
  * the settings and lock.json are read-only, which is the point.
  */
-export function armLock(leopoldDir: string, options: { now: Date; requireSandbox: boolean }): ArmResult {
+export function armLock(leopoldDir: string, options: { now: Date; requireSandbox: boolean; sandbox?: { available: boolean; excludedCommands: string[] } }): ArmResult {
   const layout = layoutOf(leopoldDir);
   const existing = readLockRecord(leopoldDir);
   const settings = readSettings(layout.settingsFile);
@@ -371,6 +386,9 @@ export function armLock(leopoldDir: string, options: { now: Date; requireSandbox
     local_remotes: remotes.paths.filter((path) => !baseDeny.includes(path)).map((path) => relative(layout.root, path)),
     widened: widen,
   };
+  // Told by the caller (run start), or kept from the record (a re-arm by `run allow`).
+  const sandbox = options.sandbox ? { armed: true as const, available: options.sandbox.available, excluded_commands: [...new Set(options.sandbox.excludedCommands)].sort() } : existing?.sandbox;
+  if (sandbox) record.sandbox = sandbox;
   const changed = JSON.stringify(next) !== JSON.stringify(settings) || existing === null || JSON.stringify(existing) !== JSON.stringify(record);
   if (changed) {
     // The record first: a lock.json without settings still engages the guard, never the reverse.

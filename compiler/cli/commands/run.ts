@@ -273,9 +273,12 @@ export function registerRun(program: Command): void {
         if (options.requireSandbox) throw new LeopoldError(sandboxRequiredError(sandbox));
         process.stderr.write(`${sandboxWarning(sandbox)}\n`);
       }
-      const excluded = excludedWarning(excludedCommands(join(dir, '..'), homedir()));
+      const excludedLists = excludedCommands(join(dir, '..'), homedir());
+      const excluded = excludedWarning(excludedLists);
       if (excluded) process.stderr.write(`${excluded}\n`);
-      const armed = lockedWrite(() => armLock(dir, { now: new Date(), requireSandbox: options.requireSandbox === true }));
+      // lock.json records the OS layer for the git guard (docs/guard.md, "Two modes").
+      const osLayer = { available: sandbox.available, excludedCommands: excludedLists.flatMap((found) => found.commands) };
+      const armed = lockedWrite(() => armLock(dir, { now: new Date(), requireSandbox: options.requireSandbox === true, sandbox: osLayer }));
       const { state, replaced } = await startRun(dir, { engine: options.engine, force: options.force === true });
       if (replaced === 'active') process.stdout.write('Replaced the active run (--force).\n');
       else if (replaced !== null) process.stdout.write(`Replaced an unusable state.json (${replaced}).\n`);

@@ -225,3 +225,21 @@ describe('commands the user runs outside the sandbox', () => {
     expect(excludedWarning(excludedCommands(p.root, home))).toBeNull();
   });
 });
+
+describe('the OS layer, for the git guard', () => {
+  it('lock.json records whether the sandbox can run and which commands it excludes; a re-arm by a grant keeps it', () => {
+    const p = project();
+    armLock(p.leopold, { now, requireSandbox: false, sandbox: { available: true, excludedCommands: ['docker', 'git', 'docker'] } });
+    expect(readLockRecord(p.leopold)?.sandbox).toEqual({ armed: true, available: true, excluded_commands: ['docker', 'git'] });
+    grantLift(p.leopold, 'git', now);
+    expect(readLockRecord(p.leopold)?.sandbox).toEqual({ armed: true, available: true, excluded_commands: ['docker', 'git'] });
+    armLock(p.leopold, { now, requireSandbox: false, sandbox: { available: false, excludedCommands: [] } });
+    expect(readLockRecord(p.leopold)?.sandbox).toEqual({ armed: true, available: false, excluded_commands: [] });
+  });
+
+  it('is absent when arming was not told (the guard then assumes no OS layer)', () => {
+    const p = project();
+    armLock(p.leopold, { now, requireSandbox: false });
+    expect(readLockRecord(p.leopold)?.sandbox).toBeUndefined();
+  });
+});
