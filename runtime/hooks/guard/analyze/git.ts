@@ -1,10 +1,11 @@
 import { parseShell } from '../shell/parse.js';
 import type { Word } from '../shell/types.js';
 import { mentionsForce } from './mentions.js';
+import { shipOf } from './publish.js';
 import type { ArgvOptions, WalkApi } from './walk-api.js';
 
 /** Verbs that create commits on a branch (`--abort`/`--quit` alone are allowed: they undo). */
-export const COMMIT_VERBS = new Set(['commit', 'merge', 'cherry-pick', 'revert', 'am', 'rebase', 'commit-tree', 'pull', 'filter-branch', 'fast-import']);
+export const COMMIT_VERBS = new Set(['commit', 'merge', 'cherry-pick', 'revert', 'am', 'rebase', 'commit-tree', 'pull', 'fast-import']);
 /** Verbs that publish commits. */
 export const PUSH_VERBS = new Set(['push', 'send-pack', 'http-push']);
 const UNDO_ONLY = new Set(['--abort', '--quit', '--show-current-patch']);
@@ -170,11 +171,11 @@ export function analyzeGit(args: Word[], w: WalkApi, opts: ArgvOptions, depth = 
   const verbWord = args[i];
   const rest = args.slice(i + 1);
   if (!verbWord) {
-    if (opts.unknownTrailing) w.unjudged('git with its verb supplied at run time (xargs); write the git command out literally');
+    if (opts.unknownTrailing) w.unjudged('git with its verb supplied at run time (xargs)', 'git-verb');
     return;
   }
   if (verbWord.dynamic || verbWord.glob) {
-    w.unjudged(`git with a verb computed at run time (${verbWord.text}${verbWord.dynamic ? '…' : ''}); write the git verb out literally`);
+    w.unjudged(`git with a verb computed at run time (${verbWord.text}${verbWord.dynamic ? '…' : ''})`, 'git-verb');
     return;
   }
   const verb = verbWord.text;
@@ -228,19 +229,26 @@ function expandAlias(verb: string, body: string, rest: Word[], w: WalkApi, opts:
 }
 
 function judgeVerb(verb: string, rest: Word[], w: WalkApi, opts: ArgvOptions, config: GitConfig, dir: string | undefined): void {
-  const shown = `git ${[verb, ...rest.map((r) => r.text)].join(' ')}`.slice(0, 80);
+  // The refusal quotes the command as written; `shown` names the verb for the reason.
+  const shown = `git ${verb}`;
+  if (verb === 'filter-branch' || verb === 'filter-repo') {
+    // History rewrites are in the publishing catalog (never lifted).
+    const ship = shipOf('git', [verb, ...rest.map((r) => r.text)]);
+    if (ship) w.add({ lock: 'publish', what: ship.what, ...(ship.entry.instead ? { instead: ship.entry.instead } : {}) });
+    return;
+  }
   if (COMMIT_VERBS.has(verb)) {
     const undo = rest.length === 1 && UNDO_ONLY.has((rest[0] as Word).text);
-    if (!undo) w.add({ lock: 'commit', what: shown });
+    if (!undo) w.add({ lock: 'commit', what: `${shown} creates commits` });
     return;
   }
   if (PUSH_VERBS.has(verb)) {
-    w.add({ lock: 'push', what: shown });
+    w.add({ lock: 'push', what: `${shown} publishes commits to a remote` });
     judgePush(verb, rest, w, opts, config, shown);
     return;
   }
   const sub = rest[0]?.text;
-  const ref = (why: string) => w.add({ lock: 'commit', what: `${shown} (${why})` });
+  const ref = (why: string) => w.add({ lock: 'commit', what: `${shown} ${why}` });
   const flags = rest.filter((r) => r.text.startsWith('-')).map((r) => r.text);
   const positional = rest.filter((r) => !r.text.startsWith('-') || r.dynamic);
   const has = (...names: string[]) => flags.some((f) => names.includes(f.split('=')[0] as string) || names.some((n) => /^-[a-zA-Z]$/.test(n) && /^-[a-zA-Z]+$/.test(f) && f.includes(n[1] as string)));
@@ -381,16 +389,16 @@ function judgeVerb(verb: string, rest: Word[], w: WalkApi, opts: ArgvOptions, co
       return;
     }
     case 'subtree':
-      if (sub === 'push') w.add({ lock: 'push', what: shown });
-      else if (sub === 'add' || sub === 'merge' || sub === 'pull' || sub === 'split') w.add({ lock: 'commit', what: shown });
+      if (sub === 'push') w.add({ lock: 'push', what: `${shown} push publishes commits` });
+      else if (sub === 'add' || sub === 'merge' || sub === 'pull' || sub === 'split') w.add({ lock: 'commit', what: `${shown} ${sub} creates commits` });
       return;
     case 'svn':
-      if (sub === 'dcommit') w.add({ lock: 'push', what: shown });
-      else if (sub === 'rebase') w.add({ lock: 'commit', what: shown });
+      if (sub === 'dcommit') w.add({ lock: 'push', what: `${shown} dcommit publishes commits` });
+      else if (sub === 'rebase') w.add({ lock: 'commit', what: `${shown} rebase rewrites commits` });
       return;
     case 'p4':
-      if (sub === 'submit') w.add({ lock: 'push', what: shown });
-      else if (sub === 'rebase') w.add({ lock: 'commit', what: shown });
+      if (sub === 'submit') w.add({ lock: 'push', what: `${shown} submit publishes commits` });
+      else if (sub === 'rebase') w.add({ lock: 'commit', what: `${shown} rebase rewrites commits` });
       return;
     case 'config':
       judgeConfig(rest, w, shown, dir);
@@ -415,7 +423,7 @@ function judgeVerb(verb: string, rest: Word[], w: WalkApi, opts: ArgvOptions, co
 }
 
 function judgePush(verb: string, rest: Word[], w: WalkApi, opts: ArgvOptions, config: GitConfig, shown: string): void {
-  const force = (why: string) => w.add({ lock: 'force', what: `${shown} (${why})` });
+  const force = (why: string) => w.add({ lock: 'force', what: `${shown}: ${why}` });
   if (config.forcing) force('inline config makes the push a mirror or forced push');
   const positional: Word[] = [];
   let computed = opts.unknownTrailing === true;
