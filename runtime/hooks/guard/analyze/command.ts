@@ -211,6 +211,7 @@ export class Walk implements WalkApi {
       if (loose.push) found.push({ lock: 'push', what: `${scope} the git verb ${loose.push}` });
       if (loose.force) found.push({ lock: 'force', what: `${scope} a force-push` });
       for (const c of loose.ships) found.push(...this.judgeCandidate(c, scope));
+      if (loose.publishWord && !found.some((f) => f.lock === 'publish')) found.push({ lock: 'publish', what: `${scope} publish`, instead: 'nothing: the user publishes after the run' });
     }
     const unique = found.filter((f, i) => found.findIndex((g) => g.lock === f.lock && g.what === f.what) === i);
     this.mentionCache.set(key, unique);
@@ -240,6 +241,7 @@ export class Walk implements WalkApi {
     if (loose.push) this.add({ lock: 'push', what: `${what} names the git verb ${loose.push}`, at });
     if (loose.force) this.add({ lock: 'force', what: `${what} names a force-push`, at });
     for (const c of loose.ships) for (const f of this.judgeCandidate(c, `${what} names`)) this.add({ ...f, at });
+    if (loose.publishWord && !this.findings.some((f) => f.lock === 'publish')) this.add({ lock: 'publish', what: `${what} names publish`, at, instead: 'nothing: the user publishes after the run' });
   }
 
   gitAlias(name: string): string | undefined {
@@ -712,7 +714,8 @@ export class Walk implements WalkApi {
         this.argv(words, {});
       }
       if (SPAWNS.test(code)) {
-        this.at = lineOf(SPAWNS);
+        // Quote the line that starts a process with an assembled command, when one line does both.
+        this.at = lines.find((l) => SPAWNS.test(l) && ASSEMBLED.test(l))?.trim().slice(0, 120) ?? lineOf(SPAWNS);
         if (ASSEMBLED.test(code)) this.unjudged(`${what} starts a process whose command is assembled at run time`);
         // Each string literal may be a shell command the code runs (`execSync('rm -rf .leopold')`).
         let judgedLiterals = 0;

@@ -248,7 +248,8 @@ function judgeVerb(verb: string, rest: Word[], w: WalkApi, opts: ArgvOptions, co
     return;
   }
   const sub = rest[0]?.text;
-  const ref = (why: string) => w.add({ lock: 'commit', what: `${shown} ${why}` });
+  const ref = (why: string, instead?: string) => w.add({ lock: 'commit', what: `${shown} ${why}`, ...(instead ? { instead } : {}) });
+  const BRANCH = 'work on the current branch; the user creates branches after the run';
   const flags = rest.filter((r) => r.text.startsWith('-')).map((r) => r.text);
   const positional = rest.filter((r) => !r.text.startsWith('-') || r.dynamic);
   const has = (...names: string[]) => flags.some((f) => names.includes(f.split('=')[0] as string) || names.some((n) => /^-[a-zA-Z]$/.test(n) && /^-[a-zA-Z]+$/.test(f) && f.includes(n[1] as string)));
@@ -269,16 +270,16 @@ function judgeVerb(verb: string, rest: Word[], w: WalkApi, opts: ArgvOptions, co
     case 'branch': {
       const listing = has('-l', '--list', '-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--show-current', '--format', '--sort', '--column', '--no-column');
       const upstream = has('-u', '--set-upstream-to', '--unset-upstream', '--edit-description');
-      if (has('-f', '--force', '-m', '-M', '--move', '-c', '-C', '--copy', '-d', '-D', '--delete')) ref('creates, moves, copies or deletes a branch');
-      else if (positional.length > 0 && !listing && !upstream) ref('creates a branch');
+      if (has('-f', '--force', '-m', '-M', '--move', '-c', '-C', '--copy', '-d', '-D', '--delete')) ref('creates, moves, copies or deletes a branch', BRANCH);
+      else if (positional.length > 0 && !listing && !upstream) ref('creates a branch', BRANCH);
       return;
     }
     case 'checkout':
-      if (has('-b', '-B', '--orphan')) ref('creates a branch');
+      if (has('-b', '-B', '--orphan')) ref('creates a branch', BRANCH);
       w.pathspecs(positional, shown, dir);
       return;
     case 'switch':
-      if (has('-c', '-C', '--create', '--force-create', '--orphan')) ref('creates a branch');
+      if (has('-c', '-C', '--create', '--force-create', '--orphan')) ref('creates a branch', BRANCH);
       return;
     case 'reset': {
       const dash = rest.findIndex((r) => r.text === '--');
@@ -286,17 +287,17 @@ function judgeVerb(verb: string, rest: Word[], w: WalkApi, opts: ArgvOptions, co
       const mode = has('--soft', '--hard', '--mixed', '--merge', '--keep');
       const rev = before[0];
       const looksRev = (r: Word) => r.dynamic || /[~^]|@\{|^[0-9a-f]{7,40}$|^(origin|upstream|refs)\//.test(r.text) || (!/[./]/.test(r.text) && !['HEAD', '@'].includes(r.text));
-      if (rev && !['HEAD', '@'].includes(rev.text) && (mode || looksRev(rev))) ref('moves the branch to another commit');
+      if (rev && !['HEAD', '@'].includes(rev.text) && (mode || looksRev(rev))) ref('moves the branch to another commit', 'undo changes in the working tree (`git checkout -- FILE`, `git restore FILE`); the branch stays where it is');
       w.pathspecs(dash < 0 ? before.slice(1) : rest.slice(dash + 1), shown, dir);
       return;
     }
     case 'tag':
-      if (has('-d', '--delete')) ref('deletes a tag');
-      else if (positional.length > 0 && !has('-l', '--list', '-v', '--verify', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format', '--column')) ref('creates a tag');
+      if (has('-d', '--delete')) ref('deletes a tag', 'nothing: the user tags after the run');
+      else if (positional.length > 0 && !has('-l', '--list', '-v', '--verify', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format', '--column')) ref('creates a tag', 'nothing: the user tags after the run');
       return;
     case 'stash':
       if (sub === 'list' || sub === 'show') return;
-      ref("it writes refs/stash, which the run's lock on .git/refs forbids; set changes aside with `git diff > changes.patch` instead");
+      ref("writes refs/stash, which the run's lock on .git/refs forbids", 'set changes aside with `git diff > changes.patch` (and bring them back with `git apply changes.patch`)');
       if (has('-u', '--include-untracked', '-a', '--all')) w.removal([{ text: '.', dynamic: false, quoted: false, glob: false }], true, `${shown} (removes untracked files)`, dir);
       return;
     case 'notes':

@@ -144,6 +144,8 @@ export interface LooseMentions {
   force: boolean;
   /** Candidates for the publishing catalog: a program and every later word that is not computed. */
   ships: Candidate[];
+  /** The word publish (or unpublish) anywhere: a computed program with it is a publish. */
+  publishWord: boolean;
 }
 
 /**
@@ -165,7 +167,7 @@ export function looseMentions(text: string): LooseMentions {
     const args = words.slice(i + 1).filter((a) => !a.includes('$')).slice(0, MAX_ARGS);
     ships.push({ kind: 'ship', program, args, line: text });
   });
-  return { commit, push, force, ships };
+  return { commit, push, force, ships, publishWord: named.has('publish') || named.has('unpublish') };
 }
 
 /** Does code we cannot run (an interpreter's inline script) mention removing the kill switch? */
