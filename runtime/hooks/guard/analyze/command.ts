@@ -1,6 +1,6 @@
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Finding, Lock } from '../findings.js';
-import { Budget, BudgetSpent, STEP_BUDGET } from '../shell/budget.js';
+import { Budget, BudgetSpent, stepBudget } from '../shell/budget.js';
 import { parseShell } from '../shell/parse.js';
 import { ShellParseError, type SimpleCommand, type Word } from '../shell/types.js';
 import { analyzeGit } from './git.js';
@@ -63,7 +63,7 @@ const ASSEMBLED = /\+|\bjoin\b|\bchr\b|fromCharCode|decode|reverse|\[::-1\]|\bev
  * optional `readFile`/`realpath`/`gitAlias`/`which`/`listDir` edges; never throws: an
  * internal error, a parse failure or a spent step budget is an `unjudged` finding.
  */
-export function analyzeCommand(command: string, ctx: GuardContext, budget = new Budget(STEP_BUDGET)): Finding[] {
+export function analyzeCommand(command: string, ctx: GuardContext, budget = new Budget(stepBudget(command))): Finding[] {
   const walk = new Walk(command, ctx, budget);
   try {
     if (command.length > MAX_COMMAND_CHARS) {
@@ -140,14 +140,18 @@ export class Walk implements WalkApi {
   private topAt = '';
   /** The part quoted is fixed (a line of code), whatever commands its string literals hold. */
   private pinned = false;
+  /** The command line's words after quote removal, for the loose net. */
+  private lineWords = '';
   /** Files the command writes (lower-case absolute paths, with whether the write was strict), and writes it cannot name. */
   private readonly written = new Map<string, boolean>();
   private unknownWrites = 0;
   private unknownStrictWrites = 0;
   /** Files the command runs or reads as a script, to check against what it writes (TOCTOU). */
   private readonly ran: Ran[] = [];
-  /** What the mentions net found in each scope (the net runs once per text). */
-  private readonly mentionCache = new Map<string, Finding[]>();
+  /** What the mentions net found in each scope (a frame, or the walk itself for the command line) and kind. */
+  private readonly mentionCache = new Map<object, Map<Unknown, Finding[]>>();
+  /** Configuration files read so far (with the unnamed writes seen before the read). */
+  private readonly configs = new Map<string, { text: string | null; writesBefore: number }>();
   /** Package scripts and make targets already judged (a script that runs itself is judged once). */
   readonly judged = new Set<string>();
 
@@ -194,8 +198,9 @@ export class Walk implements WalkApi {
   private mentionsHere(kind: Unknown): Finding[] {
     const frame = this.frames.at(-1);
     const text = frame ? frame.text : this.source;
-    const key = `${kind}:${frame ? (frame.code ? 'code' : 'file') : 'line'}:${text}`;
-    const cached = this.mentionCache.get(key);
+    // Cached per scope (the frame object, or the command line) and kind: the net runs once per text.
+    const scopeKey = frame ?? this;
+    const cached = this.mentionCache.get(scopeKey)?.get(kind);
     if (cached) return cached;
     this.budget.spend(1 + (text.length >> 8));
     const found: Finding[] = [];
@@ -206,15 +211,18 @@ export class Walk implements WalkApi {
     } else if (frame) {
       for (const c of preciseCandidates(text, frame.code)) found.push(...this.judgeCandidate(c, scope));
     } else {
-      const loose = looseMentions(text);
+      // The text as written, and the words as the shell reads them (`$'\x63ommit'` is commit).
+      const loose = looseMentions(`${text}\n${this.lineWords}`);
       if (loose.commit) found.push({ lock: 'commit', what: `${scope} the git verb ${loose.commit}` });
       if (loose.push) found.push({ lock: 'push', what: `${scope} the git verb ${loose.push}` });
       if (loose.force) found.push({ lock: 'force', what: `${scope} a force-push` });
       for (const c of loose.ships) found.push(...this.judgeCandidate(c, scope));
       if (loose.publishWord && !found.some((f) => f.lock === 'publish')) found.push({ lock: 'publish', what: `${scope} publish`, instead: 'nothing: the user publishes after the run' });
     }
-    const unique = found.filter((f, i) => found.findIndex((g) => g.lock === f.lock && g.what === f.what) === i);
-    this.mentionCache.set(key, unique);
+    const unique = found.filter((f, i) => found.findIndex((g) => g.lock === f.lock && g.what === f.what) === i).slice(0, 16);
+    const byKind = this.mentionCache.get(scopeKey) ?? new Map<Unknown, Finding[]>();
+    byKind.set(kind, unique);
+    this.mentionCache.set(scopeKey, byKind);
     return unique;
   }
 
@@ -332,6 +340,7 @@ export class Walk implements WalkApi {
       else run();
       return;
     }
+    if (this.depth === 0 && this.frames.length === 0) this.lineWords = wordsOf(parsed.commands);
     const outer = { vars: this.vars, exported: this.exported, at: this.at, topAt: this.topAt, pinned: this.pinned };
     if (opts.quiet) this.pinned = true; // a string literal's commands are quoted as the line of code that holds it
     this.vars = parsed.vars;
@@ -674,11 +683,15 @@ export class Walk implements WalkApi {
     return found;
   }
 
-  /** A file the runners read as configuration (package.json, Makefile): null when absent; it also joins the TOCTOU check. */
+  /** A file the runners read as configuration (package.json, Makefile): null when absent; it also joins the TOCTOU check. Read once per walk. */
   readConfig(path: string): string | null {
+    const cached = this.configs.get(path);
+    if (cached !== undefined && cached.writesBefore === this.unknownWrites) return cached.text;
     this.budget.spend(16);
     this.ran.push({ path, what: `reads ${this.label(path)}`, writesBefore: this.unknownWrites, strict: this.strict, at: this.at });
-    return this.ctx.readFile?.(path) ?? null;
+    const text = cached?.text !== undefined ? cached.text : (this.ctx.readFile?.(path) ?? null);
+    this.configs.set(path, { text, writesBefore: this.unknownWrites });
+    return text;
   }
 
   /**
@@ -954,6 +967,20 @@ export class Walk implements WalkApi {
   lockOf(t: Target): Lock {
     return t.lock;
   }
+}
+
+/** Every word, assignment value and here-document of parsed commands, as the shell reads them (bounded). */
+function wordsOf(commands: SimpleCommand[]): string {
+  const out: string[] = [];
+  let size = 0;
+  for (const c of commands) {
+    for (const part of [...c.words.map((w) => w.text), ...c.assignments.map((a) => a.value.text), ...c.redirects.map((r) => r.target.text)]) {
+      if (size > MAX_COMMAND_CHARS) return out.join(' ');
+      out.push(part);
+      size += part.length + 1;
+    }
+  }
+  return out.join(' ');
 }
 
 /** A short rendering of a command for a finding. */
