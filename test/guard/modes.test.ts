@@ -134,7 +134,7 @@ describe('what only the OS layer lets through', () => {
   });
 
   it('the same with a guarded git verb or a publishing command beside it is refused with the OS layer too', () => {
-    for (const command of ['$G push origin main', '(x=echo); $x git commit -m x', 'echo "git push" > t.sh && bash t.sh', '$NPM publish', 'eval "$(echo git tag v1)"']) {
+    for (const command of ['$GIT push origin main', '(x=echo); $x git commit -m x', 'echo "git push" > t.sh && bash t.sh', '$NPM publish', 'eval "$(echo git tag v1)"']) {
       expect(decide(judge(command, true), NO_TOKENS).decision, command).toBe('deny');
     }
   });

@@ -37,7 +37,7 @@ describe('the OS layer, as the hook sees it', () => {
   it('lets a computed command run when lock.json records the sandbox armed and available', () => {
     const p = project(armed({ armed: true, available: true, excluded_commands: [] }));
     expect(guard(p, COMPUTED)).toBe('');
-    expect(guard(p, '$G push origin main')).toMatch(/"permissionDecision":"deny".*the git verb push/);
+    expect(guard(p, '$GIT push origin main')).toMatch(/"permissionDecision":"deny".*the git verb push/);
     expect(guard(p, 'git commit -m x')).toMatch(/"permissionDecision":"deny"/);
   });
 

@@ -58,7 +58,7 @@ describe('a refusal', () => {
     expect(reason('git stash')).toMatch(/Instead: set changes aside with `git diff > changes.patch`/);
     expect(reason('git checkout -b topic')).toMatch(/Instead: work on the current branch/);
     expect(reason('$CMD --version')).toMatch(/Instead: write the command out literally/);
-    expect(reason('$G push origin main', true)).toMatch(/the git verb push .*Instead: nothing: the user pushes after the run\./);
+    expect(reason('$GIT push origin main', true)).toMatch(/the git verb push .*Instead: nothing: the user pushes after the run\./);
   });
 
   it('names each refused part of a compound command, at most three', () => {

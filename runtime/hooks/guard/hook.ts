@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { dirname, isAbsolute } from 'node:path';
+import { existsSync, lstatSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 import { decide } from './findings.js';
 import { findBriefDirFrom } from '../../fs/brief-dir.js';
 import { gitAliasReader, isRunActive, listDirectory, liveExcludedCommands, pathLookup, readBounded, recordedOsLayer, resolveLinks, tokensIn } from './fs.js';
@@ -37,7 +38,9 @@ export function runGuard(stdin: string, where: GuardEnvironment): string {
     if (leopoldDir === null || !isRunActive(leopoldDir)) return '';
     const home = where.env.HOME || homedir();
     const osLayer = osLayerFor(call, leopoldDir, home);
-    const ctx = { cwd, leopoldDir, home, osLayer, gitAlias: gitAliasReader([cwd, leopoldDir], home, where.env), readFile: readBounded, realpath: resolveLinks, which: pathLookup(where.env.PATH), listDir: listDirectory };
+    const root = dirname(leopoldDir);
+    const hookCode = existsSync(join(root, 'node_modules', 'leopold')) || isLink(join(root, 'node_modules', '.bin', 'leopold'));
+    const ctx = { cwd, leopoldDir, home, osLayer, hookCode, gitAlias: gitAliasReader([cwd, leopoldDir], home, where.env), readFile: readBounded, realpath: resolveLinks, which: pathLookup(where.env.PATH), listDir: listDirectory };
     const findings = findingsForToolCall(call, ctx);
     if (findings.length === 0) return '';
     return render(decide(findings, tokensIn(leopoldDir)));
@@ -69,6 +72,15 @@ function namesProgram(command: string, pattern: string): boolean {
   if (program === '' || /[*?[]/.test(program)) return true;
   const escaped = program.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   return new RegExp(`(^|[\\s;&|()\`'"/=])${escaped}(?=$|[\\s;&|()\`'"])`).test(command);
+}
+
+function isLink(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function render(decision: ReturnType<typeof decide>): string {

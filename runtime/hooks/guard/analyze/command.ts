@@ -34,7 +34,11 @@ export interface GuardContext {
   which?: (name: string) => string | null;
   /** The entries of a directory (the fs edge, bounded); null when it is not one. For workspaces' members. */
   listDir?: (path: string) => string[] | null;
+  /** False when the project has no `node_modules/leopold` (nor its bin link): then there is no hook code there to protect. */
+  hookCode?: boolean;
 }
+
+const HOOK_PATHS = ['/node_modules/leopold', '/node_modules/.bin/leopold'];
 
 /** Longer commands are not parsed; they are denied. */
 export const MAX_COMMAND_CHARS = 1 << 20;
@@ -51,8 +55,12 @@ const SYSTEM_DIRS = ['/usr/', '/bin/', '/sbin/', '/lib/', '/lib64/', '/opt/', '/
 const COPIERS = new Set(['cp', 'install', 'ln', 'rsync', 'link']);
 /** Writers whose every operand is written or created. */
 const TOUCHERS = new Set(['tee', 'truncate', 'touch', 'mkdir', 'mkfifo', 'mknod', 'chmod', 'chown', 'chgrp', 'setfacl', 'chattr', 'shred']);
+/** A frame label of a task runner's target (`Makefile target "release"`, `Taskfile.yml task "deploy:prod"`) naming a release step. */
+const RELEASE_NAMED = /(?:target|task|session)s? "(?:[^"]*[-_:.])?(?:release|publish|deploy)(?:[-_:.][^"]*)?"|(?:target|task) "(?:new-version|bump-version|version-bump)"/i;
 /** String literals of one file judged as shell commands, at most. */
 const MAX_LITERALS = 2000;
+/** Calls whose name says they publish, release, commit, tag or push (a library's API, or the project's own release helpers). */
+const SHIP_CALLS = /(?<![\w$])(publish|publishPackages?|publish_?release|upload_?release|create_?(?:git_?)?release|create_?(?:git_?)?tag|git_?tag|git_?commit|commit_?files?|git_?push|push_?tags?)\s*\(/i;
 /** Calls in code that start a process. */
 const SPAWNS = /child_process|\bexecSync\b|\bspawnSync\b|\bexecFileSync\b|\bexeca\b|\bsubprocess\b|\bos\.(system|popen|exec\w*|spawn\w*)|\bpty\.spawn|\bpopen\b|\bsystem\s*\(|\bexec\s*\(|\bqx\b|\bIO\.popen|\bKernel\.|\bspawn\s*\(|\bProcess\b|\bDeno\.Command\b|\bBun\.(spawn|\$)|\bzx\b|\$`/;
 /** Ways code assembles a command at run time. */
@@ -130,6 +138,10 @@ export class Walk implements WalkApi {
   readonly findings: Finding[] = [];
   private vars = new Map<string, string | null>();
   private exported = new Set<string>();
+  /** Shell functions defined in the current shell, with where (the word clock; -1: before this script) a call runs a body judged where it is defined. */
+  private functions = new Map<string, number>();
+  /** The word clock of the simple command being judged. */
+  private clock = 0;
   readonly cwds: Cwds;
   readonly targets: Target[];
   private depth = 0;
@@ -141,7 +153,7 @@ export class Walk implements WalkApi {
   /** The part quoted is fixed (a line of code), whatever commands its string literals hold. */
   private pinned = false;
   /** The command line's words after quote removal, for the loose net. */
-  private lineWords = '';
+  private lineWords: string | null = null;
   /** Files the command writes (lower-case absolute paths, with whether the write was strict), and writes it cannot name. */
   private readonly written = new Map<string, boolean>();
   private unknownWrites = 0;
@@ -161,7 +173,8 @@ export class Walk implements WalkApi {
     readonly budget: Budget,
   ) {
     this.cwds = { dirs: [ctx.cwd], unknown: false, home: ctx.home };
-    this.targets = protectedTargets(ctx.leopoldDir);
+    // The hooks' code is protected where it is installed (an install elsewhere, or the plugin, has none here).
+    this.targets = protectedTargets(ctx.leopoldDir).filter((t) => ctx.hookCode !== false || !HOOK_PATHS.some((p) => t.path.endsWith(p)));
   }
 
   /** Nothing else holds the lock for what is judged here: no OS layer, and the command line itself (not a file the guard read). */
@@ -189,6 +202,9 @@ export class Walk implements WalkApi {
       return;
     }
     for (const f of this.mentionsHere(kind)) this.add({ ...f, what: `${what}, and ${f.what}` });
+    // Inside a target, script or task named for releasing, a step the guard cannot see through is taken to release.
+    const named = kind === 'run' ? this.frames.find((f) => RELEASE_NAMED.test(f.label)) : undefined;
+    if (named) this.add({ lock: 'publish', what: `${what}, inside ${named.label}, which is named for releasing`, instead: 'nothing: the user releases after the run' });
   }
 
   /**
@@ -212,7 +228,8 @@ export class Walk implements WalkApi {
       for (const c of preciseCandidates(text, frame.code)) found.push(...this.judgeCandidate(c, scope));
     } else {
       // The text as written, and the words as the shell reads them (`$'\x63ommit'` is commit).
-      const loose = looseMentions(`${text}\n${this.lineWords}`);
+      // The command as written (without its comment lines) and its words as the shell reads them (`$'\x63ommit'` is commit).
+      const loose = looseMentions(`${text.replace(/^[ \t]*#.*$/gm, '')}\n${this.lineWords ?? ''}`);
       if (loose.commit) found.push({ lock: 'commit', what: `${scope} the git verb ${loose.commit}` });
       if (loose.push) found.push({ lock: 'push', what: `${scope} the git verb ${loose.push}` });
       if (loose.force) found.push({ lock: 'force', what: `${scope} a force-push` });
@@ -341,7 +358,8 @@ export class Walk implements WalkApi {
       return;
     }
     if (this.depth === 0 && this.frames.length === 0) this.lineWords = wordsOf(parsed.commands);
-    const outer = { vars: this.vars, exported: this.exported, at: this.at, topAt: this.topAt, pinned: this.pinned };
+    const outer = { vars: this.vars, exported: this.exported, functions: this.functions, clock: this.clock, at: this.at, topAt: this.topAt, pinned: this.pinned };
+    this.functions = opts.sameShell === true ? new Map([...[...outer.functions].map(([n]) => [n, -1] as const), ...parsed.functions]) : parsed.functions;
     if (opts.quiet) this.pinned = true; // a string literal's commands are quoted as the line of code that holds it
     this.vars = parsed.vars;
     this.exported = opts.sameShell === true ? new Set([...outer.exported, ...parsed.exported]) : parsed.exported;
@@ -356,6 +374,10 @@ export class Walk implements WalkApi {
       this.depth--;
       this.vars = outer.vars;
       this.exported = outer.exported;
+      // Functions a sourced file defines stay defined in the shell that sourced it, from there on.
+      const sourced = this.functions;
+      this.functions = outer.functions;
+      if (opts.sameShell === true) for (const name of sourced.keys()) if (!this.functions.has(name)) this.functions.set(name, outer.clock);
       this.at = outer.at;
       this.topAt = outer.topAt;
       this.pinned = outer.pinned;
@@ -364,6 +386,7 @@ export class Walk implements WalkApi {
 
   private simple(cmd: SimpleCommand): void {
     this.budget.spend();
+    this.clock = cmd.clock;
     if (cmd.source !== '' && !this.pinned) {
       this.at = cmd.source;
       if (this.depth === 1 && this.frames.length === 0) this.topAt = cmd.source;
@@ -402,6 +425,12 @@ export class Walk implements WalkApi {
     this.environment(opts);
 
     if (name.dynamic) {
+      // `${PREFIX}twine upload`, `$VENV/bin/git push`: the program's own name is known even if its directory is not.
+      const known = /^[A-Za-z0-9._+-]+$/.test(base) && base.length > 1 ? base : null;
+      if (known !== null) {
+        this.ship(known, args);
+        if (known === 'git') analyzeGit(args, this, opts);
+      }
       this.unjudged(`the program name is computed at run time (${shown(words)})`);
       return;
     }
@@ -419,6 +448,8 @@ export class Walk implements WalkApi {
       return;
     }
     if (/^leopold(\.[cm]?js)?$/.test(base)) return this.leopold(args, words);
+    // A call of a shell function the script defined before it: its body was judged where it is defined.
+    if (cmd !== undefined && input === cmd.words && !path.includes('/') && !name.quoted && (this.functions.get(path) ?? Number.POSITIVE_INFINITY) < cmd.clock) return;
     this.ship(base, args);
     if (path.includes('/') && !this.systemProgram(path)) {
       if (!this.localProgram(path, args, opts, cmd)) return;
@@ -427,7 +458,7 @@ export class Walk implements WalkApi {
       const found = this.ctx.which(path);
       if (found !== null && !this.systemProgram(found)) this.pathScript(found);
     }
-    if (base in WRAPPERS) {
+    if (Object.hasOwn(WRAPPERS, base)) {
       const inner = unwrap(base, args);
       if (inner.kind === 'script') this.script(inner.text, inner.dynamic, `${base} runs a script`, { env: new Map([...(opts.assignments ?? []), ...(base === 'su' ? [] : [])]) });
       else if (inner.kind === 'argv') {
@@ -472,8 +503,8 @@ export class Walk implements WalkApi {
     if (REMOVERS.has(base)) return this.remove(base, args, opts);
     if (COPIERS.has(base)) return this.copy(base, args);
     if (TOUCHERS.has(base) || base === 'dd') return this.writers(base, args);
-    const runner = base in RUNNERS ? base : /^(python|perl|ruby|node|php|lua)[0-9.]+$/.test(base) ? base.replace(/[0-9.]+$/, '') : null;
-    if (runner !== null && runner in RUNNERS) runRunner(runner, args, this, opts, cmd);
+    const runner = Object.hasOwn(RUNNERS, base) ? base : /^(python|perl|ruby|node|php|lua)[0-9.]+$/.test(base) ? base.replace(/[0-9.]+$/, '') : null;
+    if (runner !== null && Object.hasOwn(RUNNERS, runner)) runRunner(runner, args, this, opts, cmd);
   }
 
   /** Variables that make the next program run something else: judged like the program itself. */
@@ -507,7 +538,8 @@ export class Walk implements WalkApi {
     const base = basename(path).toLowerCase();
     if (/^leopold(\.[cm]?js)?$/.test(base)) return true;
     const found = this.readFiles({ text: path, dynamic: false, quoted: false, glob: false }, `runs ${path}`);
-    if (found === null) return false;
+    // Unreadable (a binary, or not there yet): still judged by its name (`.venv/bin/python -m twine upload`).
+    if (found === null) return true;
     for (const { path: file, text } of found) {
       const label = this.label(file);
       const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(text);
@@ -726,6 +758,13 @@ export class Walk implements WalkApi {
         const words = (c.kind === 'git' ? ['git', ...c.args] : [c.program, ...c.args]).map(literalWord);
         this.argv(words, {});
       }
+      // Calls named for what they do (`publish({…})` of a release library, `release.create_git_tag(…)`).
+      for (const line of lines) {
+        const call = SHIP_CALLS.exec(line);
+        if (!call || isCommentLine(line)) continue;
+        const publish = /publish|upload|release/i.test(call[1] as string);
+        this.add({ lock: publish ? 'publish' : 'commit', what: `${what} calls ${call[1]}()`, at: line.trim().slice(0, 120), instead: publish ? 'nothing: the user publishes after the run' : 'leave the change in the working tree; the user commits and tags after the run' });
+      }
       if (SPAWNS.test(code)) {
         // Quote the line that starts a process with an assembled command, when one line does both.
         this.at = lines.find((l) => SPAWNS.test(l) && ASSEMBLED.test(l))?.trim().slice(0, 120) ?? lineOf(SPAWNS);
@@ -891,7 +930,26 @@ export class Walk implements WalkApi {
 
   private hits(word: Word, removal: boolean, recursive: boolean, extraDir?: string): Target[] {
     this.budget.spend();
-    return operandHits(word, this.targets, removal, recursive, this.withDir(extraDir), this.ctx.realpath);
+    const found = operandHits(word, this.targets, removal, recursive, this.withDir(extraDir), this.ctx.realpath);
+    if (this.ctx.osLayer !== true || word.dynamic || found.length === 0) return found;
+    // With the OS layer a directory above the protected paths (the project, a tree holding
+    // node_modules) may be removed, restored or linked: the sandbox keeps the protected files.
+    // `.leopold`, `.claude`, `.git` and the hooks' code are still refused by name.
+    return found.filter((t) => !this.aboveOnly(word, t, extraDir));
+  }
+
+  /** Does `word` hit `t` only as a directory above it, outside .leopold/, .claude/, .git/ and node_modules/leopold? */
+  private aboveOnly(word: Word, t: Target, extraDir?: string): boolean {
+    const root = dirname(this.ctx.leopoldDir);
+    const special = ['.leopold', '.claude', '.git', 'node_modules/leopold'].map((p) => join(root, p).toLowerCase());
+    const text = word.text.startsWith('~/') ? join(this.cwds.home, word.text.slice(2)) : word.text;
+    for (const dir of this.withDir(extraDir).dirs) {
+      const path = resolve(dir, text).toLowerCase();
+      const target = t.path.toLowerCase();
+      if (path === target || target.startsWith(`${path}/`) === false) return false;
+      if (special.some((s) => path === s || path.startsWith(`${s}/`))) return false;
+    }
+    return !word.glob;
   }
 
   /** The targets a file of unknown name lands on when placed in directory `dir`. */
@@ -910,7 +968,7 @@ export class Walk implements WalkApi {
   removal(words: Word[], recursive: boolean, what: string, extraDir?: string): void {
     for (const w of words) {
       if (w.dynamic && w.text === '') {
-        this.unjudged(`${what}: removes a path computed at run time; write the path out literally`);
+        this.unjudged(`${what}: removes a path computed at run time`, 'path');
         continue;
       }
       for (const t of this.hits(w, true, recursive, extraDir)) this.add({ lock: t.lock, what });
@@ -921,7 +979,7 @@ export class Walk implements WalkApi {
   overwrite(words: Word[], what: string, extraDir?: string): void {
     for (const w of words) {
       if (w.dynamic && w.text === '') {
-        this.unjudged(`${what}: writes a path computed at run time; write the path out literally`);
+        this.unjudged(`${what}: writes a path computed at run time`, 'path');
         continue;
       }
       for (const t of this.hits(w, false, false, extraDir)) this.add({ lock: t.lock, what });
@@ -932,7 +990,7 @@ export class Walk implements WalkApi {
   pathspecs(words: Word[], what: string, extraDir?: string): void {
     for (const w of words) {
       if (w.dynamic && w.text === '') {
-        this.unjudged(`${what}: a path or revision computed at run time could restore a protected file; write it out literally`);
+        this.unjudged(`${what}: a path or revision computed at run time could restore a protected file`, 'path');
         continue;
       }
       for (const t of this.hits(w, true, true, extraDir)) if (t.lock !== 'commit' && t.lock !== 'stop') this.add({ lock: t.lock, what });
@@ -974,7 +1032,7 @@ function wordsOf(commands: SimpleCommand[]): string {
   const out: string[] = [];
   let size = 0;
   for (const c of commands) {
-    for (const part of [...c.words.map((w) => w.text), ...c.assignments.map((a) => a.value.text), ...c.redirects.map((r) => r.target.text)]) {
+    for (const part of [...c.words.map((w) => w.text), ...c.assignments.map((a) => `${a.name}=${a.value.text}`), ...c.redirects.map((r) => r.target.text), c.stdin?.text ?? '', '\n']) {
       if (size > MAX_COMMAND_CHARS) return out.join(' ');
       out.push(part);
       size += part.length + 1;

@@ -312,7 +312,7 @@ function judgeVerb(verb: string, rest: Word[], w: WalkApi, opts: ArgvOptions, co
     case 'fetch': {
       const specs = positional.slice(1);
       for (const sp of specs) {
-        if (sp.dynamic) ref('a refspec computed at run time could write a local branch');
+        if (sp.dynamic) w.unjudged(`${shown}: a refspec computed at run time could write a local branch`);
         const colon = sp.text.indexOf(':');
         if (colon < 0) continue;
         const dst = sp.text.slice(colon + 1);

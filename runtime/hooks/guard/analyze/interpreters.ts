@@ -1,7 +1,10 @@
 import { join, resolve } from 'node:path';
 import type { SimpleCommand, Word } from '../shell/types.js';
 import type { Walk } from './command.js';
+import { reachableCode } from './javascript.js';
 import { denoTask, nodeRun, packageManager } from './packages.js';
+import { namedForShipping } from './publish.js';
+import { noxRunner, toxRunner } from './taskrunners.js';
 import type { ArgvOptions } from './walk-api.js';
 
 // Interpreters: inline code (`-c`, `-e`, `-p`, `-r`), code on stdin and script files go
@@ -37,19 +40,26 @@ const VALUE_FLAGS: Record<string, Set<string>> = {
 };
 const VERSION_FLAGS = new Set(['--version', '-v', '-V', '--help', '-h', '-?', '--v8-options']);
 
-/** A script file the interpreter runs, judged as a file; `resolveAs` lists the names it tries. */
-function scriptFile(w: Walk, word: Word, what: string, candidates: (path: string) => string[]): void {
+/**
+ * A script file the interpreter runs, judged as a file: `candidates` lists the names it
+ * tries; `reach` keeps the part of the code that runs (JavaScript: javascript.ts).
+ */
+function scriptFile(w: Walk, word: Word, what: string, candidates: (path: string) => string[], reach: (code: string) => string = (code) => code): void {
   if (word.dynamic || word.glob || word.text === '' || w.cwds.unknown) return w.runFile(word, what, 'code');
   const base = word.text.startsWith('~/') ? join(w.cwds.home, word.text.slice(2)) : word.text;
   for (const dir of w.cwds.dirs) {
     const path = resolve(dir, base);
-    const found = candidates(path).find((p) => w.ctx.readFile?.(p) !== null && w.ctx.readFile !== undefined);
+    const found = candidates(path).find((p) => w.ctx.readFile !== undefined && w.ctx.readFile(p) !== null);
     if (found === undefined) {
       w.runFile(word, what, 'code'); // missing: the walk says so (unknown)
       continue;
     }
     if (/\.(json|node|wasm)$/.test(found)) continue; // data or a native addon: no code to read
-    w.runFile(lit(found), what, 'code');
+    for (const file of w.readFiles(lit(found), what) ?? []) {
+      const label = w.label(file.path);
+      const code = reach(file.text);
+      w.inFile(label, code, true, () => w.codeNet(code, label));
+    }
   }
 }
 
@@ -120,7 +130,8 @@ function node(args: Word[], w: Walk, cmd?: SimpleCommand): void {
       return;
     }
     if (/(^|\/)leopold(\.[cm]?js)?$/.test(t)) return w.leopold(args.slice(i + 1), args.slice(i));
-    scriptFile(w, a, `node ${t}`, (p) => nodeCandidates(w, p));
+    const scriptArgs = args.slice(i + 1).map((x) => x.text);
+    scriptFile(w, a, `node ${t}`, (p) => nodeCandidates(w, p), (code) => reachableCode(code, scriptArgs));
     return;
   }
   // No script: the test runner finds its own files; anything else reads its program from stdin.
@@ -157,8 +168,14 @@ function deno(args: Word[], w: Walk, opts: ArgvOptions, cmd?: SimpleCommand): vo
   if (sub === 'x') return w.argv(args.slice(first.at + 1).filter((a) => !a.text.startsWith('-')), opts);
   if (DENO_TOOLS.has(sub) || sub === 'repl') return;
   const script = sub === 'run' || sub === 'serve' ? second?.word : first.word;
+  // `deno NAME` runs the task NAME when no file has that name (deno 2).
+  if (script === first.word && !script.dynamic && !/[./]/.test(script.text)) return denoTask(script, w);
   if (!script) return w.shellStdin('deno', cmd, (text) => w.codeNet(text, 'deno code on stdin'));
-  if (/^(https?|npm|jsr):/.test(script.text)) return; // a remote module: installed code
+  if (/^(https?|npm|jsr):/.test(script.text)) {
+    // A remote module: code the guard cannot read; judged by its name.
+    if (namedForShipping(script.text)) w.add({ lock: 'publish', what: `runs ${script.text}, a module named for releasing, publishing or deploying`, instead: 'nothing: the user releases after the run' });
+    return;
+  }
   scriptFile(w, script, `deno ${script.text}`, (p) => [p]);
 }
 
@@ -191,7 +208,10 @@ function python(args: Word[], w: Walk, cmd?: SimpleCommand): void {
     }
     if (t === '-m' || (t.startsWith('-m') && !t.startsWith('--') && t.length > 2)) {
       const module = t === '-m' ? args[i + 1] : { ...a, text: t.slice(2) };
-      if (module) w.ship(module.text, args.slice(t === '-m' ? i + 2 : i + 1));
+      const rest = args.slice(t === '-m' ? i + 2 : i + 1);
+      if (module?.text === 'nox') return noxRunner(rest, w);
+      if (module?.text === 'tox') return toxRunner(rest, w);
+      if (module) w.ship(module.text, rest);
       return; // an installed module
     }
     if (t === '-') return w.shellStdin('python', cmd, (text) => w.codeNet(text, 'python code on stdin'));
@@ -208,7 +228,7 @@ function python(args: Word[], w: Walk, cmd?: SimpleCommand): void {
 
 /** perl, ruby, php, lua and the rest: inline code, a script file, or stdin. */
 function interpreter(family: string, args: Word[], w: Walk, cmd?: SimpleCommand): void {
-  const flags = CODE_FLAGS[family] ?? [];
+  const flags = Object.hasOwn(CODE_FLAGS, family) ? (CODE_FLAGS[family] as string[]) : [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as Word;
     if (a.dynamic) return w.unjudged(`${family} with code or arguments computed at run time`);
@@ -225,7 +245,7 @@ function interpreter(family: string, args: Word[], w: Walk, cmd?: SimpleCommand)
     if (t === '-') return w.shellStdin(family, cmd, (text) => w.codeNet(text, `${family} code on stdin`));
     if (t.startsWith('-')) {
       if (VERSION_FLAGS.has(t) || (family === 'perl' && /^-[a-zA-Z]*c$/.test(t))) return;
-      if (VALUE_FLAGS[family]?.has(t)) i++;
+      if (Object.hasOwn(VALUE_FLAGS, family) && VALUE_FLAGS[family]?.has(t)) i++;
       continue;
     }
     if (/(^|\/)leopold(\.[cm]?js)?$/.test(t)) return w.leopold(args.slice(i + 1), args.slice(i));
@@ -244,6 +264,8 @@ type Runner = (args: Word[], w: Walk, opts: ArgvOptions, cmd?: SimpleCommand) =>
 export const INTERPRETERS: Record<string, Runner> = {
   node: (a, w, _o, c) => node(a, w, c),
   nodejs: (a, w, _o, c) => node(a, w, c),
+  // Runners of TypeScript and modern JavaScript files: a script file as node would run it.
+  ...Object.fromEntries(['tsx', 'ts-node', 'ts-node-esm', 'esno', 'esrun', 'jiti', 'vite-node', 'babel-node', 'sucrase-node', 'swc-node'].map((b) => [b, ((a, w, _o, c) => node(a.filter((x) => x.text !== 'watch'), w, c)) as Runner])),
   deno: (a, w, o, c) => deno(a, w, o, c),
   bun: (a, w, o, c) => bun(a, w, o, c),
   python: (a, w, _o, c) => python(a, w, c),

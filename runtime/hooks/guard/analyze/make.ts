@@ -16,6 +16,8 @@ interface Rule {
   prereqs: string[];
   recipe: string[];
   file: string;
+  /** A static pattern rule's target pattern (its prerequisites' `%` is the target's stem). */
+  pattern: string | null;
 }
 
 interface Makefile {
@@ -31,6 +33,59 @@ const MAX_EXPANSION = 8;
 const MAX_INCLUDES = 16;
 /** An unknown variable's value: a shell parameter the walk cannot know. */
 const UNKNOWN = '${MAKE_VARIABLE}';
+
+const words = (text: string) => text.split(/\s+/).filter(Boolean);
+/** `%` patterns of make (`%.c`, `common-%`). */
+const patternOf = (pattern: string, word: string): string | null => {
+  const at = pattern.indexOf('%');
+  if (at < 0) return pattern === word ? '' : null;
+  const [pre, post] = [pattern.slice(0, at), pattern.slice(at + 1)];
+  return word.length >= pre.length + post.length && word.startsWith(pre) && word.endsWith(post) ? word.slice(pre.length, word.length - post.length) : null;
+};
+
+/** The make functions that only process text, as make computes them. */
+const FUNCTIONS: Record<string, (args: string[]) => string> = {
+  addprefix: ([p = '', list = '']) => words(list).map((w) => p + w).join(' '),
+  addsuffix: ([x = '', list = '']) => words(list).map((w) => w + x).join(' '),
+  subst: ([from = '', to = '', text = '']) => (from === '' ? text : text.split(from).join(to)),
+  patsubst: ([pattern = '', replacement = '', text = '']) =>
+    words(text)
+      .map((w) => {
+        const stem = patternOf(pattern.trim(), w);
+        return stem === null ? w : replacement.trim().replace('%', stem);
+      })
+      .join(' '),
+  strip: ([text = '']) => words(text).join(' '),
+  sort: ([text = '']) => [...new Set(words(text))].sort().join(' '),
+  filter: ([patterns = '', text = '']) => words(text).filter((w) => words(patterns).some((p) => patternOf(p, w) !== null)).join(' '),
+  'filter-out': ([patterns = '', text = '']) => words(text).filter((w) => !words(patterns).some((p) => patternOf(p, w) !== null)).join(' '),
+  firstword: ([text = '']) => words(text)[0] ?? '',
+  lastword: ([text = '']) => words(text).at(-1) ?? '',
+  words: ([text = '']) => String(words(text).length),
+  word: ([n = '', text = '']) => words(text)[Number(n.trim()) - 1] ?? '',
+  notdir: ([text = '']) => words(text).map((w) => w.split('/').pop() ?? '').join(' '),
+  dir: ([text = '']) => words(text).map((w) => (w.includes('/') ? w.slice(0, w.lastIndexOf('/') + 1) : './')).join(' '),
+  basename: ([text = '']) => words(text).map((w) => w.replace(/\.[^./]*$/, '')).join(' '),
+  suffix: ([text = '']) => words(text).map((w) => /\.[^./]*$/.exec(w)?.[0] ?? '').filter(Boolean).join(' '),
+  findstring: ([find = '', text = '']) => (text.includes(find) ? find : ''),
+};
+
+/** A function's arguments: split at commas outside parentheses. */
+function splitArgs(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const c of text) {
+    if (c === '(' || c === '{') depth++;
+    else if (c === ')' || c === '}') depth--;
+    if (c === ',' && depth === 0) {
+      out.push(cur);
+      cur = '';
+    } else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
 
 /** Expands `$(X)`, `${X}`, `$X`, `$$`, automatic variables and the functions make has. */
 function expand(text: string, vars: Map<string, string>, auto: Record<string, string>, shells: string[] | null, depth = 0): string {
@@ -63,10 +118,14 @@ function expand(text: string, vars: Map<string, string>, auto: Record<string, st
         const body = expand(fn[2] as string, vars, auto, shells, depth + 1);
         shells?.push(body);
         out += UNKNOWN;
-      } else if (fn && ['wildcard', 'patsubst', 'subst', 'foreach', 'call', 'filter', 'filter-out', 'sort', 'dir', 'notdir', 'basename', 'addprefix', 'addsuffix', 'realpath', 'abspath', 'firstword', 'lastword', 'word', 'words', 'strip', 'if', 'or', 'and', 'eval', 'origin', 'value', 'info', 'warning', 'error', 'file', 'join', 'findstring', 'suffix', 'wordlist', 'let'].includes(fn[1] as string)) {
-        // A make function: its value is not followed (its arguments may hold $(shell …)).
+      } else if (fn && Object.hasOwn(FUNCTIONS, fn[1] as string)) {
+        // A make function whose value is plain text processing: computed.
+        const args = splitArgs(fn[2] as string).map((a) => expand(a, vars, auto, shells, depth + 1));
+        out += (FUNCTIONS[fn[1] as string] as (args: string[]) => string)(args);
+      } else if (fn && ['wildcard', 'foreach', 'call', 'realpath', 'abspath', 'if', 'or', 'and', 'eval', 'origin', 'value', 'info', 'warning', 'error', 'file', 'let', 'flavor', 'guile'].includes(fn[1] as string)) {
+        // A make function whose value is not followed (its arguments may hold $(shell …)).
         expand(fn[2] as string, vars, auto, shells, depth + 1);
-        out += fn[1] === 'info' || fn[1] === 'warning' ? '' : UNKNOWN;
+        out += fn[1] === 'info' || fn[1] === 'warning' || fn[1] === 'error' ? '' : UNKNOWN;
       } else {
         const name = expand(inner, vars, auto, shells, depth + 1).replace(/:.*$/, '');
         const value = name === 'MAKE' ? 'make' : (auto[name] ?? vars.get(name));
@@ -74,7 +133,7 @@ function expand(text: string, vars: Map<string, string>, auto: Record<string, st
       }
       continue;
     }
-    out += next in auto ? auto[next] : vars.has(next) ? expand(vars.get(next) as string, vars, auto, shells, depth + 1) : UNKNOWN;
+    out += Object.hasOwn(auto, next) ? auto[next] : vars.has(next) ? expand(vars.get(next) as string, vars, auto, shells, depth + 1) : UNKNOWN;
     i++;
   }
   return out;
@@ -82,7 +141,15 @@ function expand(text: string, vars: Map<string, string>, auto: Record<string, st
 
 /** The rules, variables and includes of a Makefile (and the files it includes). */
 function readMakefile(w: Walk, path: string, text: string, into: Makefile, cmdVars: Map<string, string>, seen: Set<string>): void {
-  const lines = text.replace(/\\\r?\n/g, ' ').split(/\r?\n/);
+  // A recipe line keeps its continuations (the shell reads them, and a `#` comment ends at
+  // the physical line); any other line is joined with its continuations by a space.
+  const lines: string[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const last = lines.length - 1;
+    if (last >= 0 && /\\$/.test(lines[last] as string)) {
+      lines[last] = (lines[last] as string).startsWith('\t') ? `${lines[last]}\n${raw.replace(/^\t/, '')}` : `${(lines[last] as string).slice(0, -1)} ${raw}`;
+    } else lines.push(raw);
+  }
   let current: Rule | null = null;
   let define: string | null = null;
   for (const raw of lines) {
@@ -97,6 +164,8 @@ function readMakefile(w: Walk, path: string, text: string, into: Makefile, cmdVa
     }
     const line = raw.replace(/(^|[^\\])#.*$/, '$1').trimEnd();
     if (line.trim() === '') continue;
+    // Conditionals: both branches are read (the guard does not evaluate them), and a recipe goes on across them.
+    if (/^\s*(ifeq|ifneq|ifdef|ifndef|else|endif)\b/.test(line)) continue;
     const def = /^\s*(?:override\s+|export\s+)?define\s+([A-Za-z0-9_.-]+)/.exec(line);
     if (def) {
       define = def[1] as string;
@@ -145,8 +214,12 @@ function readMakefile(w: Walk, path: string, text: string, into: Makefile, cmdVa
         inline = rest.slice(semi + 1);
         rest = rest.slice(0, semi);
       }
+      // A static pattern rule: `targets: target-pattern: prereq-patterns`.
+      const staticPattern = /^\s*([^:=\s]*%[^:=\s]*)\s*:(?!=)(.*)$/.exec(rest);
+      const pattern = staticPattern ? (staticPattern[1] as string) : null;
+      if (staticPattern) rest = staticPattern[2] as string;
       const prereqs = expand(rest.replace(/\|/g, ' '), into.vars, {}, into.shells).split(/\s+/).filter(Boolean);
-      current = { targets, prereqs, recipe: inline !== null ? [inline] : [], file: path };
+      current = { targets, prereqs, recipe: inline !== null ? [inline] : [], file: path, pattern };
       into.rules.push(current);
       if (into.defaultGoal === null) {
         const first = targets.find((t) => !t.startsWith('.') && !t.includes('%'));
@@ -231,10 +304,13 @@ function judge(w: Walk, path: string, text: string, dir: string, goals: string[]
       const key = `${path}\u0000${target}`;
       if (w.judged.has(key)) continue;
       w.judged.add(key);
+      // A name the guard could not expand (a variable it does not know) is not followed.
+      if (target.includes(UNKNOWN)) continue;
       const explicit = mk.rules.filter((r) => r.targets.includes(target));
-      const rules = explicit.length > 0 ? explicit : mk.rules.filter((r) => r.targets.some((t) => t.includes('%') && patternMatches(t, target)));
+      const rules = explicit.length > 0 ? explicit : mk.rules.filter((r) => r.pattern === null && r.targets.some((t) => t.includes('%') && patternMatches(t, target)));
       for (const rule of rules) {
-        const stem = rule.targets.find((t) => t.includes('%') && patternMatches(t, target)) ? stemOf(rule.targets.find((t) => t.includes('%')) as string, target) : '';
+        const pattern = rule.pattern ?? rule.targets.find((t) => t.includes('%') && patternMatches(t, target));
+        const stem = pattern && patternMatches(pattern, target) ? stemOf(pattern, target) : '';
         const prereqs = rule.prereqs.map((p) => p.replace('%', stem));
         queue.push(...prereqs);
         const auto = { '@': target, '<': prereqs[0] ?? '', '^': prereqs.join(' '), '+': prereqs.join(' '), '?': prereqs.join(' '), '*': stem, '|': '' };

@@ -9,16 +9,17 @@ import { catalogName, inCatalog, PACKAGE_PROGRAMS } from './publish.js';
 //   command at a command position; in code, only inside string literals (a process call's
 //   arguments). `skipped.push(parseError)`, `git.push()` and prose that names git and push
 //   apart are not mentions.
-// - loose (the command line the agent typed, when part of it is computed): a guarded git
-//   verb anywhere in it (the computed part may be git itself), or a publishing program and
-//   its verb anywhere.
+// - loose (the command line the agent typed, when part of it is computed): a git word and a
+//   guarded verb anywhere in it, or a publishing program and its verb anywhere.
 //
 // The net finds candidates; the walk judges each with the same rules as a literal command
 // (command.ts), so `git tag -l` in a string is no tag.
 
-/** Verbs that commit or move refs, as the net knows them (the walk's git rules decide). */
+/** Verbs that commit or move refs, as the precise net knows them (the walk's git rules decide). */
 const COMMIT_VERBS = new Set(['commit', 'merge', 'cherry-pick', 'revert', 'am', 'rebase', 'commit-tree', 'pull', 'filter-branch', 'filter-repo', 'fast-import', 'subtree', 'tag', 'branch', 'update-ref', 'symbolic-ref', 'stash', 'notes', 'replace', 'worktree', 'reset', 'switch', 'checkout', 'fetch']);
 const PUSH_VERBS = new Set(['push', 'send-pack', 'http-push', 'dcommit']);
+/** The loose net's commit verbs: those that are not also everyday English (`notes`, `replace`, `switch`, `am`, `pull` of docker). */
+const LOOSE_COMMIT_VERBS = ['commit', 'merge', 'rebase', 'cherry-pick', 'revert', 'tag', 'branch', 'reset', 'stash', 'update-ref', 'symbolic-ref', 'commit-tree', 'filter-branch', 'filter-repo', 'fast-import', 'worktree', 'subtree'];
 const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--exec-path']);
 /** Words after which the next word is a command again. */
 const PASS_THROUGH = new Set(['sudo', 'env', 'exec', 'command', 'nohup', 'time', 'timeout', 'xargs', 'npx', 'bunx', 'pnpx', 'dlx', 'exec', 'run', 'then', 'do', 'else', '!', 'if', 'while', 'until', 'nice']);
@@ -39,7 +40,10 @@ function tokens(text: string, splitAssignments: boolean): string[] {
   const out: string[] = [];
   let cur = '';
   const end = () => {
-    if (cur !== '') out.push(cur);
+    // `cmd=pnpm publish …`: an assignment's value starts a word of its own (it may be run later).
+    const assignment = /^([A-Za-z_][A-Za-z0-9_]*\+?=)(.+)$/.exec(cur);
+    if (assignment) out.push(assignment[1] as string, assignment[2] as string);
+    else if (cur !== '') out.push(cur);
     cur = '';
   };
   for (let i = 0; i < text.length; i++) {
@@ -58,14 +62,19 @@ function tokens(text: string, splitAssignments: boolean): string[] {
 
 /** The string literals of one line of code (`'…'`, `"…"`, `` `…` ``), in order; an unterminated one ends the line (linear, whatever the quotes). */
 export function literals(line: string): string[] {
-  const out: string[] = [];
+  return literalSpans(line).map((l) => l.text);
+}
+
+/** The string literals of one line with where each starts and ends. */
+function literalSpans(line: string): { text: string; start: number; end: number }[] {
+  const out: { text: string; start: number; end: number }[] = [];
   for (let i = 0; i < line.length; i++) {
     const q = line[i];
     if (q !== '"' && q !== "'" && q !== '`') continue;
     let j = i + 1;
     while (j < line.length && line[j] !== q) j += line[j] === '\\' ? 2 : 1;
     if (j >= line.length) break;
-    out.push(line.slice(i + 1, j));
+    out.push({ text: line.slice(i + 1, j), start: i, end: j + 1 });
     i = j;
   }
   return out;
@@ -83,7 +92,7 @@ function candidatesIn(words: string[], line: string, out: Candidate[]): void {
       commandPosition = true;
       continue;
     }
-    const dashed = dashedGit(w);
+    const dashed = commandPosition ? dashedGit(w) : undefined;
     if (isGit(w) || dashed) {
       let j = i + 1;
       const args: string[] = dashed ? [dashed] : [];
@@ -102,7 +111,7 @@ function candidatesIn(words: string[], line: string, out: Candidate[]): void {
       const args: string[] = [];
       for (let k = i + 1; k < words.length && args.length < MAX_ARGS && words[k] !== STOP; k++) args.push(words[k] as string);
       out.push({ kind: 'ship', program: catalogName(w), args, line });
-    } else if (commandPosition && w in PACKAGE_PROGRAMS) {
+    } else if (commandPosition && Object.hasOwn(PACKAGE_PROGRAMS, w)) {
       const args: string[] = [];
       for (let k = i + 1; k < words.length && args.length < MAX_ARGS && words[k] !== STOP; k++) args.push(words[k] as string);
       out.push({ kind: 'ship', program: PACKAGE_PROGRAMS[w] as string, args, line });
@@ -121,15 +130,22 @@ export function preciseCandidates(text: string, code: boolean): Candidate[] {
     const line = raw.length > MAX_LINE ? raw.slice(0, MAX_LINE) : raw;
     if (!/git|[a-z]/i.test(line) || isCommentLine(line)) continue;
     if (code) {
-      const lits = literals(line);
+      const lits = literalSpans(line);
       if (lits.length === 0) continue;
       const words: string[] = [];
-      for (const lit of lits) {
-        // Each literal starts at a command position; an array's elements continue one argv.
-        const own = tokens(lit, false);
-        if (words.length > 0 && own.length > 1) words.push(STOP);
+      lits.forEach((lit, i) => {
+        // An array's elements continue one argv (`['git', 'tag', v]`, `'git', ['push']`): an
+        // identifier among them is a word computed at run time (`$`). Anything else between two
+        // literals starts another command.
+        const between = i === 0 ? null : line.slice((lits[i - 1] as { end: number }).end, lit.start);
+        const own = tokens(lit.text, false);
+        const array = between === null ? null : /^\s*,\s*\[?\s*((?:[A-Za-z_$][\w$.]*\s*,\s*)*)$/.exec(between);
+        if (between !== null && (array === null || own.length > 1)) words.push(STOP);
+        else if (array) for (const _ of (array[1] as string).split(',').filter((x) => x.trim() !== '')) words.push('$');
         words.push(...own);
-      }
+        const after = i === lits.length - 1 ? /^\s*,\s*[A-Za-z_$][\w$.]*/.exec(line.slice(lit.end)) : null;
+        if (after) words.push('$');
+      });
       candidatesIn(words, line.trim(), out);
     } else candidatesIn(tokens(line, false), line.trim(), out);
   }
@@ -149,20 +165,22 @@ export interface LooseMentions {
 }
 
 /**
- * The loose net, for the command the agent typed when part of it is computed: a guarded
- * git verb named anywhere (the computed part may be git itself: `$G push`), a publishing
- * program and its verb anywhere after it.
+ * The loose net, for the command the agent typed when part of it is computed: a git word
+ * and a guarded git verb anywhere in it (`(x=echo); $x git push`, `$GIT push`), a
+ * publishing program and its verb anywhere after it.
  */
 export function looseMentions(text: string): LooseMentions {
   const words = tokens(text, true).filter((w) => w !== STOP);
   const dashed = words.map(dashedGit).filter((v): v is string => v !== undefined);
   const named = new Set([...words, ...dashed]);
-  const commit = [...COMMIT_VERBS].find((v) => named.has(v) && v !== 'fetch' && v !== 'checkout') ?? null;
-  const push = [...PUSH_VERBS].find((v) => named.has(v)) ?? null;
+  // A git word: git by any path, git-VERB, or a variable named for it (`$GIT`, `${GIT:-git}`).
+  const git = dashed.length > 0 || words.some((w) => isGit(w) || /^\$\{?git(_?(bin|cmd|exe|command))?\b/i.test(w));
+  const commit = git ? (LOOSE_COMMIT_VERBS.find((v) => named.has(v)) ?? null) : null;
+  const push = git ? ([...PUSH_VERBS].find((v) => named.has(v)) ?? null) : null;
   const force = push !== null && words.some((w) => /^--(force|mirror|delete|prune)/.test(w) || /^-[A-Za-z]*[fd]$/.test(w) || /^\+./.test(w));
   const ships: Candidate[] = [];
   words.forEach((w, i) => {
-    const program = inCatalog(w) ? catalogName(w) : PACKAGE_PROGRAMS[w];
+    const program = inCatalog(w) ? catalogName(w) : Object.hasOwn(PACKAGE_PROGRAMS, w) ? PACKAGE_PROGRAMS[w] : undefined;
     if (program === undefined) return;
     const args = words.slice(i + 1).filter((a) => !a.includes('$')).slice(0, MAX_ARGS);
     ships.push({ kind: 'ship', program, args, line: text });

@@ -2,7 +2,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type { SimpleCommand, Word } from '../shell/types.js';
 import type { Walk } from './command.js';
 import { globMatch } from './glob.js';
-import { PACKAGE_PROGRAMS } from './publish.js';
+import { inCatalog, namedForShipping, PACKAGE_PROGRAMS } from './publish.js';
 import type { ArgvOptions } from './walk-api.js';
 
 // Package managers and task runners that run a package's scripts: npm, pnpm, yarn, bun,
@@ -15,8 +15,10 @@ import type { ArgvOptions } from './walk-api.js';
 
 const lit = (text: string): Word => ({ text, dynamic: false, quoted: true, glob: false });
 
-/** Lifecycle scripts npm runs for the root package on install-like verbs and on publish/pack. */
-const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare', 'prepack', 'postpack', 'prepublishOnly', 'publish', 'postpublish', 'dependencies'];
+/** Lifecycle scripts npm runs for the root package: on install-like verbs, on pack, on publish. */
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare', 'dependencies'];
+const PACK_SCRIPTS = ['prepack', 'prepare', 'postpack'];
+const PUBLISH_SCRIPTS = ['prepublishOnly', 'prepack', 'prepare', 'postpack', 'publish', 'postpublish'];
 const INSTALL_VERBS = new Set(['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isnta', 'isntal', 'isntall', 'add', 'ci', 'clean-install', 'ic', 'install-clean', 'install-test', 'it', 'install-ci-test', 'cit', 'rebuild', 'rb', 'pack', 'publish', 'update', 'up', 'upgrade', 'udpate', 'link', 'ln', 'uninstall', 'remove', 'rm', 'un', 'unlink', 'r', 'dedupe', 'ddp', 'prune']);
 /** Options of npm, pnpm, yarn and bun that take a value, before or after the verb. */
 const VALUED = new Set(['--prefix', '-C', '--dir', '--cwd', '--userconfig', '--globalconfig', '--cache', '--registry', '--loglevel', '--tag', '--filter', '-F', '--filter-prod', '--reporter', '--workspace-concurrency', '--otp', '--access', '--include', '--exclude', '--from', '-j', '--jobs', '--since', '--preload']);
@@ -24,7 +26,7 @@ const VALUED = new Set(['--prefix', '-C', '--dir', '--cwd', '--userconfig', '--g
 const NPM_VALUED = new Set(['--workspace', '-w']);
 /** Commands pnpm, yarn and bun run themselves; any other first word is a script (or a program the package provides). */
 const BUILTIN: Record<'pnpm' | 'yarn' | 'bun', Set<string>> = {
-  pnpm: new Set('add audit bin cache ci config create dedupe deploy dlx doctor env exec fetch help i import init install install-test it licenses link list ln login logout ls outdated pack patch patch-commit patch-remove prune publish rb rebuild remove rm root self-update server setup store un uninstall unlink up update why approve-builds ignored-builds'.split(' ')),
+  pnpm: new Set('add audit bin cache ci config create dedupe deploy dlx doctor env exec fetch help i import init install install-test it licenses link list ln login logout ls outdated pack patch patch-commit patch-remove prune publish rb rebuild remove rm root self-update server setup store un uninstall unlink up update why approve-builds ignored-builds pkg version view info whoami search owner dist-tag docs repo bugs sbom cat-index cat-file find-hash'.split(' ')),
   yarn: new Set('add audit autoclean bin cache check config constraints create dedupe dlx exec explain generate-lock-entry global help import info init install licenses link list login logout node npm outdated owner pack patch patch-commit plugin policies publish rebuild remove search set stage team unlink unplug up upgrade upgrade-interactive version versions why workspace workspaces store fetch env root prune update'.split(' ')),
   bun: new Set('install i add a remove rm update upgrade link unlink pm outdated audit info why patch patch-commit create c init repl build x exec publish completions discord help'.split(' ')),
 };
@@ -168,7 +170,12 @@ function label(w: Walk, pkg: Package, name: string): string {
 }
 
 /** Runs `names` of `pkg` (missing ones are skipped, as the tools skip them), each once per walk. */
-function runScripts(w: Walk, pkg: Package, names: string[], what: string): void {
+/** Arguments appended to a script, quoted for the shell (a computed one stays computed). */
+function appended(args: readonly Word[]): string {
+  return args.map((a) => (a.dynamic ? '"$SCRIPT_ARGUMENT"' : `'${a.text.replace(/'/g, "'\\''")}'`)).join(' ');
+}
+
+function runScripts(w: Walk, pkg: Package, names: string[], what: string, args: readonly Word[] = [], main?: string): void {
   for (const rc of [join(pkg.dir, '.npmrc'), join(w.cwds.home, '.npmrc')]) {
     const text = w.readConfig(rc);
     if (text !== null && /^\s*(script-shell|node-options|onload-script)\s*=/im.test(text)) w.unjudged(`${w.label(rc)} sets script-shell/node-options: scripts would run through code the guard cannot see`);
@@ -176,10 +183,12 @@ function runScripts(w: Walk, pkg: Package, names: string[], what: string): void 
   for (const name of names) {
     const script = pkg.scripts[name];
     if (typeof script !== 'string') continue;
-    const key = `${pkg.dir}\u0000${name}`;
+    // The arguments after the script's name are appended to the script itself (not to its pre/post scripts).
+    const text = name === main && args.length > 0 ? `${script} ${appended(args)}` : script;
+    const key = `${pkg.dir}\u0000${name}\u0000${text}`;
     if (w.judged.has(key)) continue;
     w.judged.add(key);
-    w.inDir(pkg.dir, () => w.script(script, false, what, { file: label(w, pkg, name) }));
+    w.inDir(pkg.dir, () => w.script(text, false, what, { file: label(w, pkg, name) }));
   }
 }
 
@@ -200,7 +209,7 @@ function invocation(args: Word[], w: Walk, bin: string): Invocation | null {
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as Word;
     const t = a.text;
-    if (a.dynamic && inv.words.length < 2) {
+    if (a.dynamic && inv.words.length === 0) {
       w.unjudged(`${bin} with an argument computed at run time (${t}…)`);
       return null;
     }
@@ -330,7 +339,7 @@ export function packageManager(bin: 'npm' | 'pnpm' | 'yarn' | 'bun', args: Word[
   if (bin === 'yarn' && verb === 'npm') return; // `yarn npm publish` and the like: the catalog judges them
   if (INSTALL_VERBS.has(verb) || verb === '') {
     if (verb === '' && bin === 'npm') return;
-    if (hooks) scripts(INSTALL_SCRIPTS);
+    if (hooks) scripts(verb === 'publish' ? PUBLISH_SCRIPTS : verb === 'pack' ? PACK_SCRIPTS : INSTALL_SCRIPTS);
     return;
   }
   if (verb === 'pkg' && name === 'set') {
@@ -373,7 +382,10 @@ function forMembers(w: Walk, inv: Invocation, selectors: string[], what: string,
 function runOrProgram(bin: string, script: Word, rest: Word[], w: Walk, opts: ArgvOptions, inv: Invocation, what: string, hooks: boolean, cmd?: SimpleCommand): void {
   const pkgs = targets(w, inv, what, bin);
   const withScript = pkgs.filter((p) => typeof p.scripts[script.text] === 'string');
-  for (const pkg of withScript) runScripts(w, pkg, withHooks(script.text, hooks), what);
+  // npm passes what follows `--`; yarn, pnpm and bun what follows the name.
+  const dash = rest.findIndex((r) => r.text === '--');
+  const forwarded = bin === 'npm' ? (dash >= 0 ? rest.slice(dash + 1) : []) : rest.filter((r, i) => !(i === dash && r.text === '--'));
+  for (const pkg of withScript) runScripts(w, pkg, withHooks(script.text, hooks), what, forwarded, script.text);
   if (withScript.length > 0 || bin === 'npm') return;
   // bun runs a file by that name; yarn and pnpm a program the dependencies provide.
   if (bin === 'bun' && /[./]/.test(script.text)) return w.runFile(script, `bun run ${script.text}`, 'code');
@@ -382,7 +394,9 @@ function runOrProgram(bin: string, script: Word, rest: Word[], w: Walk, opts: Ar
 
 /** `npx X`, `npm exec X`, `pnpm dlx X`, `yarn dlx X`, `bunx X`: the program X (a package name names its program). */
 function execPackage(bin: string, words: Word[], w: Walk, opts: ArgvOptions, inv: Invocation, what: string): void {
-  const call = words.findIndex((a) => a.text === '-c' || a.text === '--call' || a.text.startsWith('--call='));
+  // `-c`/`--call` among exec's own options (before the program): a script to run.
+  const program0 = words.findIndex((a) => !a.text.startsWith('-'));
+  const call = words.findIndex((a, k) => (program0 < 0 || k < program0) && (a.text === '-c' || a.text === '--call' || a.text.startsWith('--call=')));
   if (call >= 0) {
     const c = words[call] as Word;
     const text = c.text.startsWith('--call=') ? { ...c, text: c.text.slice(7) } : words[call + 1];
@@ -404,8 +418,9 @@ function execPackage(bin: string, words: Word[], w: Walk, opts: ArgvOptions, inv
   if (program.dynamic) return w.unjudged(`${what}: a package computed at run time`);
   // A package spec names its program: `semantic-release@23` → semantic-release, `@changesets/cli` → changeset.
   const spec = program.text.replace(/(?!^)@[^/@]*$/, '');
-  const name = PACKAGE_PROGRAMS[spec] ?? spec.replace(/^@[^/]+\//, '');
+  const name = Object.hasOwn(PACKAGE_PROGRAMS, spec) ? (PACKAGE_PROGRAMS[spec] as string) : spec.replace(/^@[^/]+\//, '');
   const argv = [{ ...program, text: name }, ...words.slice(i + 1)];
+  if (!inCatalog(name) && namedForShipping(spec)) w.add({ lock: 'publish', what: `runs ${spec} from the registry, a package named for releasing, publishing or deploying`, instead: 'nothing: the user releases after the run' });
   if (inv.recursive || inv.filters.length > 0) {
     // `pnpm -r exec CMD`: in every member.
     for (const pkg of targets(w, inv, what, bin)) w.inDir(pkg.dir, () => w.argv(argv, opts));
@@ -475,6 +490,8 @@ export function monorepo(tool: 'turbo' | 'nx' | 'lerna', args: Word[], w: Walk, 
     const commands = new Set(['prune', 'gen', 'generate', 'login', 'logout', 'link', 'unlink', 'daemon', 'ls', 'query', 'info', 'telemetry', 'scan', 'boundaries', 'devtools', 'docs', 'completion', 'bin', 'config']);
     if (commands.has(positional[0] ?? '')) return;
     tasks = positional[0] === 'run' || positional[0] === 'watch' ? positional.slice(1) : positional;
+    projects = valueOf('--filter', '-F');
+    tasks = tasks.filter((t) => !projects.includes(t));
   } else if (tool === 'nx') {
     const [verb, target, project] = positional;
     if (verb === 'run-many' || verb === 'affected') tasks = valueOf('-t', '--target', '--targets');

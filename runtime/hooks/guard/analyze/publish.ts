@@ -63,6 +63,8 @@ function npmShips(args: readonly string[]): string | null {
   if ((verb === 'dist-tag' || verb === 'dist-tags') && sub !== undefined && ['add', 'rm', 'set'].includes(sub)) return 'moves a dist-tag on the registry';
   if ((verb === 'owner' || verb === 'author') && sub !== undefined && ['add', 'rm', 'remove'].includes(sub)) return "changes a package's owners on the registry";
   if (verb === 'access' && sub !== undefined && ['public', 'restricted', 'grant', 'revoke', 'set', '2fa-required', '2fa-not-required'].includes(sub)) return "changes a package's access on the registry";
+  // npm 11: `npm stage publish` stages a release on the registry.
+  if (verb === 'stage' && sub === 'publish') return dry(args) ? null : 'stages a release on the registry';
   // yarn berry: `yarn npm publish`, `yarn npm tag add`.
   if (verb === 'npm' && sub === 'publish') return dry(args) ? null : 'publishes to the registry';
   if (verb === 'npm' && sub === 'tag' && ['add', 'remove'].includes(positionals(args, NPM_VALUED)[2] ?? '')) return 'moves a dist-tag on the registry';
@@ -106,6 +108,30 @@ function ghApi(args: readonly string[]): string | null {
   return null;
 }
 
+/** The options of `docker run`/`exec` and `compose run`/`exec` that take a value. */
+const CONTAINER_VALUED = new Set(['-v', '--volume', '-e', '--env', '--env-file', '-w', '--workdir', '--name', '-p', '--publish', '--network', '--net', '--entrypoint', '-u', '--user', '--platform', '--mount', '-l', '--label', '--cpus', '-m', '--memory', '--pull', '--restart', '--add-host', '--device', '--cap-add', '--cap-drop', '--security-opt', '--tmpfs', '--ulimit', '--hostname', '-h', '--runtime', '--gpus', '--ipc', '--pid', '--shm-size', '--log-driver', '--log-opt', '--dns', '--volumes-from', '--group-add', '--link', '--expose', '--health-cmd', '--stop-signal', '--cidfile', '-f', '--file', '-p', '--project-name', '--profile', '--project-directory', '--env-from-file', '--detach-keys', '--index']);
+
+/** The command a container runs (`docker run [opts] IMAGE CMD…`, `docker compose run [opts] SERVICE CMD…`, `exec` alike); empty when none. */
+function containerCommand(args: readonly string[]): string[] {
+  let i = 0;
+  const skipOptions = () => {
+    for (; i < args.length && (args[i] as string).startsWith('-'); i++) if (CONTAINER_VALUED.has(args[i] as string)) i++;
+  };
+  skipOptions();
+  if (args[i] === 'compose' || args[i] === 'container') {
+    i++;
+    skipOptions();
+  }
+  if (args[i] !== 'run' && args[i] !== 'exec') return [];
+  i++;
+  skipOptions();
+  i++; // the image, container or service
+  return args.slice(i);
+}
+
+/** vercel's subcommands that do not deploy. */
+const VERCEL_COMMANDS = new Set(['dev', 'build', 'env', 'login', 'logout', 'link', 'pull', 'ls', 'list', 'inspect', 'logs', 'whoami', 'domains', 'dns', 'certs', 'secrets', 'teams', 'switch', 'projects', 'project', 'init', 'help', 'bisect', 'git', 'integration', 'telemetry', 'target', 'remove', 'rm']);
+
 /** Maven goals that deploy or release. */
 const MAVEN_SHIPS = /^(deploy|release:(prepare|perform|stage)|deploy:deploy(-file)?|gpg:sign-and-deploy-file|site-deploy|site:deploy|nexus-staging:(deploy|release|close)|jib:build)$/;
 
@@ -127,7 +153,7 @@ export const SHIP_CATALOG: ShipEntry[] = [
     programs: ['npm'],
     ships: npmShips,
     instead: USER_PUBLISHES,
-    ship: ['npm publish', 'npm publish --access public', 'npm -w packages/a publish', 'npm unpublish pkg@1.0.0', 'npm deprecate pkg@"<1" "old"', 'npm dist-tag add pkg@1.2.0 latest', 'npm owner add bob pkg', 'npm publish --dry-run=false', 'npx npm publish', 'npm access public pkg'],
+    ship: ['npm stage publish --provenance', 'npm publish', 'npm publish --access public', 'npm -w packages/a publish', 'npm unpublish pkg@1.0.0', 'npm deprecate pkg@"<1" "old"', 'npm dist-tag add pkg@1.2.0 latest', 'npm owner add bob pkg', 'npm publish --dry-run=false', 'npx npm publish', 'npm access public pkg'],
     keep: ['npm publish --dry-run', 'npm pack', 'npm dist-tag ls pkg', 'npm owner ls pkg', 'npm view pkg version', 'npm unpublish --dry-run pkg@1.0.0', 'npm run build', 'npm access list packages'],
   },
   {
@@ -223,11 +249,19 @@ export const SHIP_CATALOG: ShipEntry[] = [
       if (verb === 'push') return 'pushes an image to a registry';
       if ((verb === 'image' || verb === 'manifest' || verb === 'compose') && sub === 'push') return 'pushes to a registry';
       if (verb === 'buildx' && (sub === 'build' || sub === 'bake') && (has(args, '--push') || args.some((a) => /^(-o|--output)=?.*type=registry/.test(a) || /type=(registry|image,.*push=true)/.test(a)))) return 'builds and pushes an image to a registry';
+      // `docker run IMAGE CMD…`, `docker compose run SERVICE CMD…`: a command that publishes, run in a container.
+      const inner = containerCommand(args);
+      if (inner.length > 0) {
+        const [program = '', ...rest] = inner;
+        const found = BY_PROGRAM.get(catalogName(program))?.map((e) => e.ships(rest)).find((w) => w !== null);
+        if (found) return `runs ${program} in a container: ${found}`;
+        if (/^(deploy|publish|release)$/i.test(program)) return `runs ${program} in a container`;
+      }
       return null;
     },
     instead: 'nothing: the user pushes images after the run (build with `docker build` or `--load`)',
-    ship: ['docker push ghcr.io/org/app:1.0', 'docker image push app', 'docker buildx build --push -t org/app .', 'podman push app', 'docker compose push', 'docker buildx bake --push'],
-    keep: ['docker build -t app .', 'docker compose up -d', 'docker buildx build --load -t app .', 'docker pull node:20', 'docker run --rm app'],
+    ship: ['docker run --rm -e NPM_TOKEN node:20 npm publish', 'docker compose run --rm cli deploy prod --yes', 'docker push ghcr.io/org/app:1.0', 'docker image push app', 'docker buildx build --push -t org/app .', 'podman push app', 'docker compose push', 'docker buildx bake --push'],
+    keep: ['docker run --rm -v $PWD:/w -w /w node:20 npm test', 'docker compose run --rm app pytest', 'docker build -t app .', 'docker compose up -d', 'docker buildx build --load -t app .', 'docker pull node:20', 'docker run --rm app'],
   },
   {
     id: 'vscode-marketplaces',
@@ -357,11 +391,13 @@ export const SHIP_CATALOG: ShipEntry[] = [
       if (group === 'pr' && verb === 'merge') return 'merges a pull request on the forge';
       if (group === 'repo' && ['delete', 'archive', 'unarchive', 'edit', 'rename', 'sync'].includes(verb ?? '')) return `gh repo ${verb} changes the repository on the forge`;
       if (group === 'api') return ghApi(args);
+      // A workflow run on the forge does whatever the workflow does; one named for deploying, publishing or releasing does that.
+      if (group === 'workflow' && verb === 'run' && namedForShipping(positionals(args, ['-R', '--repo', '--ref', '-r', '-f', '-F', '--field', '--raw-field'])[2] ?? '')) return 'starts a workflow on the forge that deploys, publishes or releases';
       return null;
     },
     instead: 'nothing: the user releases and merges on the forge after reviewing the run',
-    ship: ['gh release create v1.2.0 --generate-notes', 'gh release upload v1.2.0 dist/app.tgz', 'gh release delete v1', 'gh release edit v1 --draft=false', 'gh pr merge 12 --squash', 'gh pr merge --auto --merge', 'gh repo delete o/r --yes', 'gh repo archive', 'gh repo edit --default-branch main', 'gh api -X POST repos/o/r/releases -f tag_name=v1', 'gh api repos/o/r/merges -f base=main -f head=dev', "gh api --method PATCH repos/o/r/git/refs/heads/main -f sha=abc", 'gh api repos/o/r/pulls/3/merge -X PUT', "gh api graphql -f query='mutation { mergePullRequest(input: {pullRequestId: \"x\"}) { clientMutationId } }'"],
-    keep: ['gh release view v1', 'gh release list', 'gh release download v1', 'gh pr view 12', 'gh pr list', 'gh pr checks', 'gh pr create --fill', 'gh api repos/o/r/releases', 'gh api repos/o/r/pulls/3', "gh api graphql -f query='query { viewer { login } }'", 'gh repo view'],
+    ship: ['gh workflow run deploy.yml', 'gh workflow run publish-docs.yml -R o/site', 'gh release create v1.2.0 --generate-notes', 'gh release upload v1.2.0 dist/app.tgz', 'gh release delete v1', 'gh release edit v1 --draft=false', 'gh pr merge 12 --squash', 'gh pr merge --auto --merge', 'gh repo delete o/r --yes', 'gh repo archive', 'gh repo edit --default-branch main', 'gh api -X POST repos/o/r/releases -f tag_name=v1', 'gh api repos/o/r/merges -f base=main -f head=dev', "gh api --method PATCH repos/o/r/git/refs/heads/main -f sha=abc", 'gh api repos/o/r/pulls/3/merge -X PUT', "gh api graphql -f query='mutation { mergePullRequest(input: {pullRequestId: \"x\"}) { clientMutationId } }'"],
+    keep: ['gh workflow run nightly.yml', 'gh workflow list', 'gh workflow view ci.yml', 'gh run watch 123', 'gh release view v1', 'gh release list', 'gh release download v1', 'gh pr view 12', 'gh pr list', 'gh pr checks', 'gh pr create --fill', 'gh api repos/o/r/releases', 'gh api repos/o/r/pulls/3', "gh api graphql -f query='query { viewer { login } }'", 'gh repo view'],
   },
   {
     id: 'glab',
@@ -424,14 +460,16 @@ export const SHIP_CATALOG: ShipEntry[] = [
     id: 'vercel',
     programs: ['vercel', 'now'],
     ships: (args) => {
+      if (helpOnly(args)) return null;
       const verb = subcommand(args, ['--token', '-t', '--scope', '-S', '--cwd', '-A', '--local-config', '-e', '--env', '-b', '--build-env']);
-      if (verb === 'promote' || verb === 'rollback') return `vercel ${verb} changes production`;
-      if ((verb === undefined || verb === 'deploy') && has(args, '--prod', '--production')) return 'deploys to production';
+      if (verb === 'promote' || verb === 'rollback' || verb === 'redeploy') return `vercel ${verb} changes a deployment`;
+      // With no subcommand vercel deploys (a preview deployment publishes the code too).
+      if (verb === undefined || verb === 'deploy' || (verb !== undefined && !VERCEL_COMMANDS.has(verb) && !helpOnly(args))) return has(args, '--prod', '--production') ? 'deploys to production' : 'deploys (a preview deployment publishes the code)';
       return null;
     },
     instead: USER_DEPLOYS,
-    ship: ['vercel --prod', 'vercel deploy --prod --prebuilt', 'npx vercel --prod --yes', 'vercel promote https://x.vercel.app'],
-    keep: ['vercel dev', 'vercel build', 'vercel deploy', 'vercel env ls'],
+    ship: ['vercel --prod', 'vercel deploy --prod --prebuilt', 'npx vercel --prod --yes', 'vercel promote https://x.vercel.app', 'vercel', 'vercel deploy', 'vercel ./site'],
+    keep: ['vercel dev', 'vercel build', 'vercel env ls', 'vercel env pull .env.local', 'vercel --version', 'vercel login', 'vercel link'],
   },
   {
     id: 'netlify',
@@ -519,6 +557,40 @@ export const SHIP_CATALOG: ShipEntry[] = [
     keep: ['mix test', 'mix hex.publish --dry-run', 'pod install', 'helm lint chart'],
   },
   {
+    id: 'pkg-pr-new',
+    programs: ['pkg-pr-new'],
+    ships: verbs(['publish'], 'publishes preview packages to pkg.pr.new', []),
+    instead: USER_PUBLISHES,
+    ship: ['npx pkg-pr-new publish', "pnpm dlx pkg-pr-new@0.0 publish './packages/*'", 'pnpx pkg-pr-new publish --compact', 'bun pkg-pr-new publish', 'yarn pkg-pr-new publish --yarn'],
+    keep: ['pkg-pr-new --help'],
+  },
+  {
+    id: 'babel-release-tool',
+    programs: ['release-tool'],
+    ships: (args) => {
+      const verb = subcommand(args);
+      if (dry(args, '--dry', '--dry-run')) return null;
+      if (verb === 'publish') return 'publishes the packages';
+      if (verb === 'version') return 'versions the packages (it commits and tags)';
+      return null;
+    },
+    instead: USER_RELEASES,
+    ship: ['yarn release-tool publish --yes', 'yarn release-tool version --all --yes 1.2.3'],
+    keep: ['yarn release-tool --help', 'yarn release-tool version --dry 1.2.3'],
+  },
+  {
+    id: 'site-deployers',
+    programs: ['docusaurus', 'mkdocs', 'opennextjs-cloudflare', 'opennextjs-aws', 'contember'],
+    ships: (args) => {
+      const verb = subcommand(args);
+      if (verb === 'deploy' || verb === 'gh-deploy' || verb === 'publish') return `${verb} publishes the site`;
+      return null;
+    },
+    instead: USER_DEPLOYS,
+    ship: ['docusaurus deploy', 'mkdocs gh-deploy --force', 'opennextjs-cloudflare deploy', 'contember deploy prod --yes'],
+    keep: ['docusaurus build', 'docusaurus start', 'mkdocs build --strict', 'mkdocs serve', 'opennextjs-cloudflare build', 'contember migrations:diff'],
+  },
+  {
     id: 'version-committers',
     programs: ['standard-version', 'commit-and-tag-version'],
     lock: 'commit',
@@ -528,6 +600,15 @@ export const SHIP_CATALOG: ShipEntry[] = [
     keep: ['standard-version --dry-run', 'npx standard-version --skip.commit --skip.tag'],
   },
 ];
+
+/**
+ * A package run from the registry (`npx X`, `deno run jsr:X`) is code the guard cannot
+ * read: when its name says it releases, publishes or deploys (`@scope/release-notes`,
+ * `publish-on-tag`), that is what it is taken to do.
+ */
+export function namedForShipping(spec: string): boolean {
+  return /(?:^|[-_/.@:])(?:release|publish|deploy)(?:[-_.@/]|s?$)/i.test(spec);
+}
 
 /** npm package names whose program is named otherwise (`npx @changesets/cli publish`). */
 export const PACKAGE_PROGRAMS: Record<string, string> = {
@@ -551,7 +632,7 @@ for (const entry of SHIP_CATALOG) for (const p of entry.programs) BY_PROGRAM.set
 
 /** The program name as the catalog knows it: `./gradlew` → gradlew, `twine.exe` → twine. */
 export function catalogName(program: string): string {
-  return (program.split(/[\\/]/).pop() ?? '').toLowerCase().replace(/\.(exe|cmd|bat|ps1|sh)$/, '');
+  return (program.split(/[\\/]/).pop() ?? '').toLowerCase().replace(/\.(exe|cmd|bat|ps1|sh|js|mjs|cjs|ts|py)$/, '');
 }
 
 /** Is this a program the catalog judges? */

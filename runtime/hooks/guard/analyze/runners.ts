@@ -3,6 +3,7 @@ import type { Walk } from './command.js';
 import { INTERPRETERS } from './interpreters.js';
 import { make } from './make.js';
 import { monorepo, packageManager, scriptRunners } from './packages.js';
+import { noxRunner, rakeRunner, taskRunner, toxRunner } from './taskrunners.js';
 import type { ArgvOptions } from './walk-api.js';
 
 // Programs that run other programs or code given to them: package managers' scripts
@@ -90,7 +91,11 @@ function sed(args: Word[], w: Walk): void {
   if (args.some((a) => /^-[a-zA-Z]*i|^--in-place/.test(a.text) && !a.dynamic)) w.overwrite(operands, `sed -i ${operands.map((o) => o.text).join(' ')}`.slice(0, 80));
   for (const s of scripts) {
     if (s.dynamic) {
-      w.unjudged('sed runs a script computed at run time');
+      // `sed "s/$from/$to/"` in a file the guard reads: a substitution (its computed part is
+      // most likely the pattern or replacement) is judged by its known text; on the command
+      // line without the OS layer a computed part could be an `e` flag, so it stays unknown.
+      if (!w.strict && /^\s*(?:\d+|\$|\/[^/]*\/)?\s*s([^\w\s\\])/.test(s.text) && /^[^;\n]*$/.test(s.text)) sedScript(s.text, w);
+      else w.unjudged('sed runs a script computed at run time');
       continue;
     }
     sedScript(s.text, w);
@@ -450,6 +455,11 @@ export const RUNNERS: Record<string, Runner> = {
   'run-p': (a, w) => scriptRunners('run-p', a, w),
   concurrently: (a, w) => scriptRunners('concurrently', a, w),
   make: (a, w) => make(a, w),
+  task: (a, w) => taskRunner(a, w),
+  'go-task': (a, w) => taskRunner(a, w),
+  tox: (a, w) => toxRunner(a, w),
+  nox: (a, w) => noxRunner(a, w),
+  rake: (a, w) => rakeRunner(a, w),
   gmake: (a, w) => make(a, w),
   awk: (a, w) => awk(a, w),
   gawk: (a, w) => awk(a, w),

@@ -18,14 +18,16 @@ export function parseShell(src: string, vars: Map<string, string | null> = new M
   // Pass 1 collects every assignment in the script; pass 2 substitutes only variables
   // whose value is certain where they are used (see Seen). Both passes read the text in
   // the same order, so the word clock of a use in pass 2 compares with pass 1's.
-  const seen: Seen = { events: [], unreliable: false, exported: new Set() };
+  const seen: Seen = { events: [], unreliable: false, exported: new Set(), functions: new Map() };
   const first = new Parser(src, [], vars, 0, undefined, budget, seen, freshFlow());
   first.parseList(null);
   first.finishHeredocs();
   const known = new Map(vars);
   const from = new Map<string, number>();
   const byName = new Map<string, { values: Set<string | null>; first: number }>();
+  const unsafe = new Set<string>();
   for (const e of seen.events) {
+    if (!e.safe) unsafe.add(e.name);
     const entry = byName.get(e.name) ?? { values: new Set(), first: e.at };
     entry.values.add(e.value);
     entry.first = Math.min(entry.first, e.at);
@@ -43,12 +45,13 @@ export function parseShell(src: string, vars: Map<string, string | null> = new M
   // not name: then no variable is known, and it runs again.
   for (let unreliable = seen.unreliable; ; unreliable = true) {
     if (unreliable) for (const name of new Set([...known.keys(), ...byName.keys()])) known.set(name, null);
-    const check: Seen = { events: [], unreliable: false, exported: new Set() };
+    const check: Seen = { events: [], unreliable: false, exported: new Set(), functions: new Map() };
     const commands: SimpleCommand[] = [];
-    const parser = new Parser(src, commands, known, 0, undefined, budget, check, freshFlow(), unreliable, from);
+    const arithSafe = new Set([...byName.keys()].filter((name) => !unsafe.has(name)));
+    const parser = new Parser(src, commands, known, 0, undefined, budget, check, freshFlow(), unreliable, from, false, arithSafe);
     parser.parseList(null);
     parser.finishHeredocs();
-    if (unreliable || !check.unreliable) return { commands, vars: known, unreliable, exported: seen.exported };
+    if (unreliable || !check.unreliable) return { commands, vars: known, unreliable, exported: seen.exported, functions: seen.functions };
   }
 }
 
@@ -63,7 +66,10 @@ export function parseShell(src: string, vars: Map<string, string | null> = new M
  * the variable unset (or from an earlier loop iteration), so it is unknown there.
  */
 interface Seen {
-  events: { name: string; value: string | null; at: number }[];
+  /** `safe`: no value it takes can hold `a[$(cmd)]` (literal text without `[`, `$` or backquotes, or unset): arithmetic on it runs nothing. */
+  events: { name: string; value: string | null; at: number; safe: boolean }[];
+  /** Functions the script certainly defines (not in a branch, subshell or other function), with the word clock of the first definition. */
+  functions: Map<string, number>;
   /** `eval`, `source`, `.`, `trap` or a computed command may assign anything. */
   unreliable: boolean;
   /** Names exported (`export`, `declare -x`); `*` after `set -a`. */
@@ -93,7 +99,7 @@ const MAX_SOURCE_CHARS = 160;
 const RESERVED_SKIP = new Set(['!', 'then', 'else', 'do', 'elif', '}', 'esac']);
 const OPENS_BRANCH = new Set(['if', 'while', 'until']);
 const CLOSES_BRANCH = new Set(['fi', 'done']);
-const DISCARDING = new Set(['for', 'select', '[[']);
+const DISCARDING = new Set(['for', 'select']);
 const DECLARERS = new Set(['export', 'declare', 'local', 'readonly', 'typeset']);
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/;
 const NAME_START = /[A-Za-z_]/;
@@ -154,6 +160,8 @@ class Parser {
     readonly from: Map<string, number> = new Map(),
     /** Assignments in this parser may not run, or run apart from the script's shell. */
     readonly detached = false,
+    /** Pass 2: variables whose every value is safe in arithmetic (see Seen). */
+    readonly arithSafe: Set<string> = new Set(),
   ) {
     if (depth > MAX_DEPTH) throw new ShellParseError('nesting too deep');
     this.aliases = aliases ?? new Map();
@@ -162,7 +170,7 @@ class Parser {
 
   /** A parser for other text (backticks, a here-document, a `${…}` operand, an arithmetic value). */
   private child(src: string, detached = this.detached): Parser {
-    return new Parser(src, this.out, this.vars, this.depth + 1, this.aliases, this.budget, this.seen, this.flow, this.allUnknown, this.from, detached);
+    return new Parser(src, this.out, this.vars, this.depth + 1, this.aliases, this.budget, this.seen, this.flow, this.allUnknown, this.from, detached, this.arithSafe);
   }
 
   /** A parser for a nested level of the same text (shares position through parseListInto). */
@@ -191,10 +199,17 @@ class Parser {
   }
 
   /** Records an assignment (pass 1 uses them; pass 2 only checks for `eval` behind a variable). */
-  private assign(name: string, value: Word | null): void {
+  private assign(name: string, value: Word | null, safe = false): void {
     const certain = !this.detached && !this.functionBodyNext && this.flow.branch === 0 && !this.andOr;
     const literal = value !== null && !value.dynamic && value.text.length <= MAX_VALUE_CHARS;
-    this.seen.events.push({ name, value: certain && literal ? (value as Word).text : null, at: this.flow.words });
+    const inert = safe || (literal && !/[[$`]/.test((value as Word).text));
+    this.seen.events.push({ name, value: certain && literal ? (value as Word).text : null, at: this.flow.words, safe: inert });
+  }
+
+  /** A function definition counts only where it certainly runs (a call before it, or after a definition that may not run, runs the program). */
+  private defineFunction(name: string): void {
+    const certain = !this.detached && !this.functionBodyNext && this.flow.branch === 0 && !this.andOr;
+    if (certain && !this.seen.functions.has(name)) this.seen.functions.set(name, this.flow.words);
   }
 
   /** Spaces, tabs, line continuations and comments (not newlines). */
@@ -345,12 +360,11 @@ class Parser {
   }
 
   private parseSimple(pipedFrom: SimpleCommand | null, afterCompound: boolean): SimpleCommand | null {
-    const cmd: SimpleCommand = { assignments: [], words: [], redirects: [], stdin: null, pipedFrom, source: '' };
+    const cmd: SimpleCommand = { assignments: [], words: [], redirects: [], stdin: null, pipedFrom, source: '', clock: this.flow.words };
     const s = this.src;
     let discard = afterCompound;
-    let discardUntil: string | null = null;
-    /** The words of a `[[ … ]]` test, for its arithmetic operators. */
-    let test: Word[] | null = null;
+    /** `for NAME in WORDS`: the loop variable and the words read, for whether arithmetic on it is safe. */
+    let loop: { name: string; words: Word[]; at: number } | null = null;
     let start = -1;
     let end = this.pos;
     for (;;) {
@@ -373,6 +387,7 @@ class Parser {
           this.skipBlanks();
           if (s[this.pos] !== ')') this.fail('expected ")" in a function definition');
           this.pos++;
+          this.defineFunction(cmd.words[0]!.text);
           this.functionBodyNext = true;
           return null;
         }
@@ -407,7 +422,8 @@ class Parser {
           // `function name [()] body`: the body follows as the next command.
           this.pos += 8;
           this.skipBlanks();
-          this.readWord();
+          const fname = this.readWord()[0];
+          if (fname && !fname.dynamic) this.defineFunction(fname.text);
           this.skipBlanks();
           if (s[this.pos] === '(') {
             this.pos++;
@@ -446,33 +462,26 @@ class Parser {
           this.pos += reserved.length;
           continue;
         }
+        if (reserved === '[[') {
+          // `[[ … ]]`: its own grammar (`(`, `)`, `<`, `>`, `|`, `&` are part of it); expansions in it run.
+          this.pos += 2;
+          this.readTest();
+          discard = true;
+          continue;
+        }
         if (reserved !== null && DISCARDING.has(reserved)) {
           discard = true;
-          if (reserved === '[[') {
-            discardUntil = ']]';
-            test = [];
-          } else {
-            // `for NAME in …`: NAME takes values the parser does not follow; the body is a loop.
-            this.flow.branch++;
-            const loopVar = /^\s+([A-Za-z_][A-Za-z0-9_]*)/.exec(s.slice(this.pos + reserved.length, this.pos + reserved.length + 128));
-            if (loopVar) this.seen.events.push({ name: loopVar[1] as string, value: null, at: this.flow.words });
-          }
+          // `for NAME in …`: NAME takes the listed values; the body is a loop.
+          this.flow.branch++;
+          const loopVar = /^\s+([A-Za-z_][A-Za-z0-9_]*)/.exec(s.slice(this.pos + reserved.length, this.pos + reserved.length + 128));
+          if (loopVar) loop = { name: loopVar[1] as string, words: [], at: this.flow.words };
         }
       }
       const wordStart = this.pos;
       if (start < 0 && !discard) start = wordStart;
       const fields = this.readWord();
       if (!discard) end = this.pos;
-      if (discardUntil !== null) {
-        if (fields.some((f) => f.text === discardUntil && !f.quoted)) {
-          this.arithmeticTest(test ?? []);
-          discardUntil = null;
-          discard = false;
-          test = null;
-          continue;
-        }
-        test?.push(...fields);
-      }
+      if (loop) loop.words.push(...fields);
       if (discard) continue;
       const first = fields[0];
       if (cmd.words.length === 0 && fields.length === 1 && first) {
@@ -498,6 +507,11 @@ class Parser {
       cmd.words.push(...fields);
     }
     if (start >= 0) cmd.source = asWritten(s.slice(start, end));
+    if (loop) {
+      const list = loop.words.findIndex((w) => w.text === 'in' && !w.quoted);
+      const values = list < 0 ? null : loop.words.slice(list + 1);
+      this.seen.events.push({ name: loop.name, value: null, at: loop.at, safe: values !== null && values.every((w) => !w.dynamic && !/[[$`]/.test(w.text)) });
+    }
     if (discard && cmd.redirects.length === 0) return null;
     if (discard) cmd.words = [];
     this.remember(cmd);
@@ -535,7 +549,7 @@ class Parser {
         if (eq > 0 && !w.dynamic) this.aliases.set(w.text.slice(0, eq), w.text.slice(eq + 1));
       }
     } else if (name.text === 'unset') {
-      for (const w of cmd.words.slice(1)) this.assign(w.text, null);
+      for (const w of cmd.words.slice(1)) this.assign(w.text, null, true);
     } else if (name.text === 'set' && cmd.words.some((w) => /^-[a-zA-Z]*a/.test(w.text) || w.text === 'allexport')) {
       this.seen.exported.add('*');
     }
@@ -629,7 +643,7 @@ class Parser {
     const value = this.vars.get(name);
     if (value === undefined) return; // not assigned in the script: the environment's
     if (value === null || !this.knownHere(name)) {
-      unknown.push(name);
+      if (!this.arithSafe.has(name)) unknown.push(name);
       return;
     }
     if (/[[$`]/.test(value)) {
@@ -649,6 +663,24 @@ class Parser {
     p.arithmeticUntil(word.text.length, where);
   }
 
+  /** The words of `[[ … ]]` up to its `]]` (consumed); its arithmetic operators' operands are judged. */
+  private readTest(): void {
+    const words: Word[] = [];
+    for (;;) {
+      this.skipBlanksAndNewlines();
+      if (this.eof) this.fail('missing "]]"');
+      const s = this.src;
+      if (s.startsWith(']]', this.pos) && (this.pos + 2 >= s.length || /[\s;&|)]/.test(s[this.pos + 2] as string))) {
+        this.pos += 2;
+        this.arithmeticTest(words);
+        return;
+      }
+      const before = this.pos;
+      words.push(...this.readWord(true));
+      if (this.pos === before) this.pos++;
+    }
+  }
+
   /** `[[ a -eq b ]]` evaluates both operands as arithmetic. */
   private arithmeticTest(words: Word[]): void {
     words.forEach((w, i) => {
@@ -658,7 +690,7 @@ class Parser {
   }
 
   private arithmeticMarker(what: string, text: string): void {
-    this.out.push({ assignments: [], words: [], redirects: [], stdin: null, pipedFrom: null, source: asWritten(text), arithmetic: what });
+    this.out.push({ assignments: [], words: [], redirects: [], stdin: null, pipedFrom: null, source: asWritten(text), clock: this.flow.words, arithmetic: what });
   }
 
   /** Pass 2: a known variable is known here only after its first assignment (before it, it is unset). */
@@ -807,14 +839,22 @@ class Parser {
   }
 
   /** One word at the cursor, split into fields where unquoted expansions and braces say so. */
-  readWord(): Word[] {
+  readWord(test = false): Word[] {
     this.budget.spend();
     this.flow.words++;
     const s = this.src;
     const b = scratch();
     while (this.pos < s.length) {
       const c = s[this.pos] as string;
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === ';' || c === '&' || c === '|') break;
+      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') break;
+      if (test && (c === '&' || c === '|' || c === '(' || c === ')' || c === '<' || c === '>' || c === ';')) {
+        // Inside `[[ … ]]` these are operators or regex characters, not shell syntax.
+        b.cur.text += c;
+        b.started = true;
+        this.pos++;
+        continue;
+      }
+      if (c === ';' || c === '&' || c === '|') break;
       if (c === '<' || c === '>') {
         if (s[this.pos + 1] === '(') {
           // Process substitution: its commands run (in a subshell); the word is a /dev/fd path.

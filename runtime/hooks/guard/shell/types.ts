@@ -29,6 +29,8 @@ export interface SimpleCommand {
   pipedFrom: SimpleCommand | null;
   /** The command as written in the text it was parsed from (for a refusal to quote). */
   source: string;
+  /** The parser's word clock where the command starts (what was defined before it). */
+  clock: number;
   /**
    * Set on a marker (no words) where arithmetic evaluates a value computed at run time:
    * bash runs a command substitution inside an array subscript of such a value
@@ -46,6 +48,8 @@ export interface ShellScript {
   unreliable: boolean;
   /** Variables the script exports (a child process inherits these, and only these). */
   exported: Set<string>;
+  /** Functions the script certainly defines, with the word clock of the definition (SimpleCommand.clock). */
+  functions: Map<string, number>;
 }
 
 /** The script could not be parsed (unterminated quote, unbalanced parentheses, too deep). */
