@@ -101,8 +101,17 @@ function namedBy(t: Target, text: string, removal: boolean, recursive: boolean):
   const lowered = text.toLowerCase();
   const pair = dir === 'node_modules' || dir === '.bin' ? `node_modules/${dir === '.bin' ? '.bin/' : ''}${leaf}` : `${dir}/${leaf}`;
   if (lowered.includes(pair)) return true;
-  // The kill switch and the lock's files are also known by their distinctive names.
+  // The lock's distinctive names anywhere.
   if (/^(guardrails\.md|allow_git|allow_push)$/.test(leaf) && lowered.includes(leaf)) return true;
+  // A known tail that ends with the target's name, its directory computed or matching
+  // (`"$(echo .leo)pold/STOP"`, `"$DIR/STOP"`): but not another directory's file of that
+  // name (`"$REPO/.cargo/config"` is no `.git/config`).
+  const segments = lowered.split('/');
+  if (segments.at(-1) === leaf) {
+    const prev = segments.at(-2);
+    const complete = segments.length >= 3;
+    if (prev === undefined || prev === '' || (complete ? prev === dir : dir.endsWith(prev))) return true;
+  }
   return removal && recursive && new RegExp(`(^|/)${dir.replace(/\./g, '\\.')}/?$`).test(lowered);
 }
 
