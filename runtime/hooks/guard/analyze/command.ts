@@ -946,7 +946,7 @@ export class Walk implements WalkApi {
     for (const dir of this.withDir(extraDir).dirs) {
       const path = resolve(dir, text).toLowerCase();
       const target = t.path.toLowerCase();
-      if (path === target || target.startsWith(`${path}/`) === false) return false;
+      if (path === target || !target.startsWith(path.endsWith('/') ? path : `${path}/`)) return false;
       if (special.some((s) => path === s || path.startsWith(`${s}/`))) return false;
     }
     return !word.glob;
