@@ -6,16 +6,16 @@ import type { BenchTable } from './run.js';
 import { benchTempDir } from './temp.js';
 
 // The guard's cost on hostile and huge commands (issue #30, item 3): for each shape, CPU
-// time to judge it at 50 KB and 100 KB, the growth between them (linear: about 2), the
+// time to judge it at 100 KB and 200 KB, the growth between them (linear: about 2), the
 // ratio to a floor measured in the same run (one regex pass that splits the same text into
 // words: the least any reader of the command does), and the absolute CPU at 100 KB
 // against the target of 1 s. Nesting deeper than the parser's limit (48) is refused with a
 // clear reason, so the deep shapes stop there. Both modes: without the OS layer and with it.
 
-const SIZES = [50_000, 100_000];
+const SIZES = [100_000, 200_000];
 const TARGET_MS = 1_000;
 const GROWTH_TARGET = 2.5;
-const ROUNDS = 5;
+const ROUNDS = 7;
 
 const repeat = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length));
 
@@ -31,7 +31,7 @@ const SHAPES: [string, (size: number) => string][] = [
   ['arithmetic', (n) => repeat('(( i = i * 2 + $(( j + 1 )) )); ', n)],
   ['long function chains', (n) => `${Array.from({ length: Math.ceil(n / 22) }, (_, i) => `f${i}() { f${i + 1} "$@"; }`).join('; ')}; f0 x`],
   ['command substitutions', (n) => repeat('x=$(echo "$(date)"); ', n)],
-  ['nesting to the limit, repeated', (n) => repeat(`echo ${'$( '.repeat(40)}true${' )'.repeat(40)}; `, n)],
+  ['substitutions 40 deep (each runs the next one\'s output), repeated', (n) => repeat(`echo ${'$( '.repeat(40)}true${' )'.repeat(40)}; `, n)],
   ['groups and branches', (n) => repeat('if true; then { while false; do :; done; }; fi; ', n)],
   ['case arms', (n) => `case "$1" in ${repeat('a*) echo a;; ', n)} esac`],
   ['brace expansion', (n) => repeat('echo {a,b}{c,d}; ', n)],
@@ -72,27 +72,27 @@ export default async function guardScaleBench(): Promise<BenchTable> {
         const text = make(size);
         analyzeCommand(text, ctx); // warm-up
         times.push(best(() => analyzeCommand(text, ctx)));
-        if (size === SIZES.at(-1)) {
+        if (size === SIZES[0]) {
           floor = best(() => text.match(/\S+/g)?.length);
           const locks = [...new Set(analyzeCommand(text, ctx).map((f) => f.lock))];
           verdict = locks.length === 0 ? 'allow' : `deny (${locks.join(', ')})`;
         }
       }
-      const [half, full] = times as [number, number];
-      const growth = full / half;
-      worst = Math.max(worst, full);
-      if (full > 10) worstGrowth = Math.max(worstGrowth, growth);
-      rows.push([osLayer ? 'yes' : 'no', name, half.toFixed(1), full.toFixed(1), `${growth.toFixed(2)}x`, `${(full / floor).toFixed(0)}x`, verdict]);
+      const [hundred, double] = times as [number, number];
+      const growth = double / hundred;
+      worst = Math.max(worst, hundred);
+      if (double > 20) worstGrowth = Math.max(worstGrowth, growth);
+      rows.push([osLayer ? 'yes' : 'no', name, hundred.toFixed(1), double.toFixed(1), `${growth.toFixed(2)}x`, `${(hundred / floor).toFixed(0)}x`, verdict]);
     }
   }
   rmSync(dir, { recursive: true, force: true });
   return {
-    title: 'Guard: CPU to judge hostile and huge commands (50 KB and 100 KB)',
-    columns: ['OS layer', 'shape', 'CPU ms 50 KB', 'CPU ms 100 KB', 'growth', 'vs floor', 'decision'],
+    title: 'Guard: CPU to judge hostile and huge commands (100 KB and 200 KB)',
+    columns: ['OS layer', 'shape', 'CPU ms 100 KB', 'CPU ms 200 KB', 'growth', 'vs floor (100 KB)', 'decision (100 KB)'],
     rows,
     notes: [
       `CPU (user + system) of analyzeCommand, best of ${ROUNDS}, after a warm-up; the floor is one regex pass splitting the same 100 KB text into words, in the same run.`,
-      `Slowest at 100 KB: ${worst.toFixed(0)} ms (target ${TARGET_MS} ms: ${worst <= TARGET_MS ? 'met' : 'NOT met'}). Largest growth from 50 to 100 KB among shapes over 10 ms: ${worstGrowth.toFixed(2)}x (linear is 2; target ${GROWTH_TARGET}x: ${worstGrowth <= GROWTH_TARGET ? 'met' : 'NOT met'}).`,
+      `Slowest at 100 KB: ${worst.toFixed(0)} ms (target ${TARGET_MS} ms: ${worst <= TARGET_MS ? 'met' : 'NOT met'}). Largest growth from 100 to 200 KB among shapes over 20 ms at 200 KB: ${worstGrowth.toFixed(2)}x (linear is 2; target ${GROWTH_TARGET}x: ${worstGrowth <= GROWTH_TARGET ? 'met' : 'NOT met'}).`,
     ],
   };
 }

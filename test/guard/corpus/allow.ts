@@ -152,4 +152,9 @@ export const ALLOW: string[] = [
   'gh release view v1',
   'cargo publish --dry-run',
   'goreleaser build --snapshot',
+  // program names that are also names of Object.prototype's members
+  'constructor x',
+  '__proto__ y',
+  'toString',
+  'npx hasOwnProperty',
 ];

@@ -405,7 +405,8 @@ export class Walk implements WalkApi {
   /** The publishing catalog (publish.ts) on a program and its arguments. */
   ship(program: string, args: Word[]): void {
     const found = shipOf(program, args.map((a) => (a.dynamic ? `${a.text}\u0000` : a.text)));
-    if (found) this.add({ lock: found.entry.lock ?? 'publish', what: `${catalogName(program)}: ${found.what}`, ...(found.entry.instead ? { instead: found.entry.instead } : {}) });
+    const name = catalogName(program);
+    if (found) this.add({ lock: found.entry.lock ?? 'publish', what: found.what.startsWith(name) ? found.what : `${name}: ${found.what}`, ...(found.entry.instead ? { instead: found.entry.instead } : {}) });
   }
 
   argv(input: Word[], opts: ArgvOptions, cmd?: SimpleCommand): void {

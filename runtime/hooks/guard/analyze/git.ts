@@ -171,11 +171,11 @@ export function analyzeGit(args: Word[], w: WalkApi, opts: ArgvOptions, depth = 
   const verbWord = args[i];
   const rest = args.slice(i + 1);
   if (!verbWord) {
-    if (opts.unknownTrailing) w.unjudged('git with its verb supplied at run time (xargs)', 'git-verb');
+    if (opts.unknownTrailing) w.unjudged('git with its verb supplied at run time (xargs)');
     return;
   }
   if (verbWord.dynamic || verbWord.glob) {
-    w.unjudged(`git with a verb computed at run time (${verbWord.text}${verbWord.dynamic ? '…' : ''})`, 'git-verb');
+    w.unjudged(`git with a verb computed at run time (${verbWord.text}${verbWord.dynamic ? '…' : ''})`);
     return;
   }
   const verb = verbWord.text;

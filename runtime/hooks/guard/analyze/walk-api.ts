@@ -2,7 +2,7 @@ import type { Finding } from '../findings.js';
 import type { Word } from '../shell/types.js';
 
 /** What the guard cannot see through: a command it cannot read (`run`) or a path it cannot name (`path`). */
-export type Unknown = 'run' | 'path' | 'git-verb';
+export type Unknown = 'run' | 'path';
 
 /** How a script the walk reads is run. */
 export interface ScriptOptions {
