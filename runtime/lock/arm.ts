@@ -66,6 +66,21 @@ export interface LockRecord {
    * configured is never widened.
    */
   widened: boolean;
+  /**
+   * The OS layer as arming found it: the sandbox armed (always, by arming), whether it can
+   * run on this machine (runtime/lock/sandbox.ts), and the `sandbox.excludedCommands` in
+   * force then (they run outside it). The git guard reads it to know whether a command it
+   * cannot see through still runs inside the sandbox. Absent in records written before
+   * this field, or when arming was not told: the guard then assumes no OS layer.
+   */
+  sandbox?: OsLayer;
+}
+
+/** What `lock.json` records about the OS layer (see LockRecord.sandbox). */
+export interface OsLayer {
+  armed: true;
+  available: boolean;
+  excluded_commands: string[];
 }
 
 /**
@@ -367,8 +382,13 @@ export interface ArmOptions {
   requireSandbox: boolean;
   /** The home directory whose git, npm and shell config the lock covers (default: the user's). */
   home?: string;
-  /** Whether Claude Code's sandbox can hold the lock here, for the audit's baseline (default: checked now, on the first arm only). */
-  sandboxAvailable?: boolean;
+  /**
+   * The OS layer as `run start` found it: whether Claude Code's sandbox can hold the lock
+   * here (for the audit's baseline and the git guard's mode) and the commands
+   * `sandbox.excludedCommands` runs outside it. Absent: kept from the record (a re-arm by
+   * `run allow`), or checked now on the first arm.
+   */
+  sandbox?: { available: boolean; excludedCommands: string[] };
 }
 
 /**
@@ -437,6 +457,9 @@ export function armLock(leopoldDir: string, options: ArmOptions): ArmResult {
     added_directory: existing ? existing.added_directory === true : !stringsAt(permissionsBefore.additionalDirectories).includes(layout.root),
     ...(existing?.audit ? { audit: existing.audit } : {}),
   };
+  // Told by the caller (run start), or kept from the record (a re-arm by `run allow`).
+  const sandbox = options.sandbox ? { armed: true as const, available: options.sandbox.available, excluded_commands: [...new Set(options.sandbox.excludedCommands)].sort() } : existing?.sandbox;
+  if (sandbox) record.sandbox = sandbox;
   const changed = JSON.stringify(next) !== JSON.stringify(settings) || existing === null || JSON.stringify(existing) !== JSON.stringify(record);
   if (changed) {
     // The record first: a lock.json without settings still engages the guard, never the reverse.
@@ -448,7 +471,7 @@ export function armLock(leopoldDir: string, options: ArmOptions): ArmResult {
       createStands(layout.root, plan);
       writeExcludes(layout, exclude);
       // The baseline after arming's own writes, so that none of them counts as the run's.
-      record.audit = takeBaseline(layout, home, settledClock(leopoldDir), options.sandboxAvailable ?? sandboxAvailability(process.env, process.platform, layout.root).available);
+      record.audit = takeBaseline(layout, home, settledClock(leopoldDir), options.sandbox?.available ?? sandboxAvailability(process.env, process.platform, layout.root).available);
       writeRecord(leopoldDir, record);
     }
     mkdirSync(dirname(layout.settingsFile), { recursive: true });

@@ -119,7 +119,8 @@ describe.each(['dist/hooks/guard.js', 'dist/leopold.js hook guard'])('%s', (bin)
     const dir = project();
     const huge = `${'echo x; '.repeat(200_000)}git push`;
     expect(denyReason(run(bin, bash(huge, dir)).stdout)).toMatch(/push/);
-    const deep = `${'('.repeat(5000)}git push${')'.repeat(5000)}`;
+    // (Not `((((…))))`: bash reads that as arithmetic, where `git push` is a syntax error and runs nothing.)
+    const deep = `${'( '.repeat(5000)}git push${' )'.repeat(5000)}`;
     expect(denyReason(run(bin, bash(deep, dir)).stdout)).toMatch(/push/);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeCommand, decide, type Lock, type Tokens } from '../../runtime/hooks/guard/index.js';
 import { ALLOW } from './corpus/allow.js';
-import { DENY } from './corpus/deny.js';
+import { DENY, OS_LAYER } from './corpus/deny.js';
 
 // Every corpus command is judged under all four token states. The expected decision follows
 // from the locks it hits: force/stop/guardrails always deny; commit unless ALLOW_GIT; push
@@ -13,6 +13,8 @@ const FILES: Record<string, string> = {
   '/proj/Makefile': 'test:\n\tnpm test\n',
 };
 const ctx = { cwd: '/proj', leopoldDir: '/proj/.leopold', home: '/home/dev', readFile: (path: string) => FILES[path] ?? null };
+// The same with the OS layer in force (the sandbox holds what the guard cannot see through).
+const osCtx = { ...ctx, osLayer: true };
 const STATES: [string, Tokens][] = [
   ['no tokens', { allowGit: false, allowPush: false }],
   ['ALLOW_GIT', { allowGit: true, allowPush: false }],
@@ -42,12 +44,25 @@ describe('guard corpus', () => {
     it.each(STATES)('with %s', (_, tokens) => {
       expect(decide(findings, tokens).decision).toBe(expected(want, tokens));
     });
+    it('with the OS layer in force: the declared locks, or what OS_LAYER says instead', () => {
+      const os = OS_LAYER.find(([c]) => c === command);
+      const osWant = os ? (os[1] === '' ? [] : os[1].split(' ')) : want;
+      expect([...new Set(analyzeCommand(command, osCtx).map((f) => f.lock))].sort()).toEqual([...osWant].sort());
+    });
+  });
+
+  it('OS_LAYER names only commands of the deny corpus, each with its reason', () => {
+    for (const [command, , reason] of OS_LAYER) {
+      expect(DENY.some(([, c]) => c === command), command).toBe(true);
+      expect(reason.length).toBeGreaterThan(20);
+    }
   });
 
   describe.each(ALLOW.map((c) => [c]))('allow %j', (command) => {
-    it('finds nothing, so every token state allows', () => {
+    it('finds nothing, so every token state allows, with the OS layer or without', () => {
       const findings = analyzeCommand(command, ctx);
       expect(findings).toEqual([]);
+      expect(analyzeCommand(command, osCtx)).toEqual([]);
       for (const [, tokens] of STATES) expect(decide(findings, tokens).decision).toBe('allow');
     });
   });

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,11 @@ function fixture(name: string, active: boolean): string {
   git('config', 'user.email', 'red@example.invalid');
   git('commit', '-q', '--allow-empty', '-m', 'init');
   seedRedteamRepo(dir, join(work, `${name}-remote.git`));
+  // Installed as `npm i -D leopold` lays it out: the hooks' code and the bin link are protected.
+  mkdirSync(join(dir, 'node_modules', 'leopold', 'dist', 'hooks'), { recursive: true });
+  writeFileSync(join(dir, 'node_modules', 'leopold', 'dist', 'hooks', 'guard.js'), '// the guard\n');
+  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync('../leopold/dist/leopold.js', join(dir, 'node_modules', '.bin', 'leopold'));
   if (active) writeFileSync(join(dir, '.leopold', 'state.json'), JSON.stringify({ version: 1, active: true }));
   return dir;
 }

@@ -320,7 +320,8 @@ export function registerRun(program: Command): void {
         if (options.requireSandbox) throw new LeopoldError(sandboxRequiredError(sandbox));
         process.stderr.write(`${sandboxWarning(sandbox)}\n`);
       }
-      const excluded = excludedWarning(excludedCommands(join(dir, '..'), homedir()));
+      const excludedLists = excludedCommands(join(dir, '..'), homedir());
+      const excluded = excludedWarning(excludedLists);
       if (excluded) process.stderr.write(`${excluded}\n`);
       // The hooks that guard and conduct the run must start (README, "Node versions").
       const hooks = hookProblems(join(dir, '..'), process.env, runningPlugin());
@@ -334,7 +335,9 @@ export function registerRun(program: Command): void {
           `a grant from before this run is still in place (${grants.kept.map(tokenPath).join(', ')}), and Claude's sandbox keeps it read-only here; a grant lasts one run: remove it in your own terminal (or start the run there), then give it again once the run has started`,
         );
       }
-      const armed = lockedWrite(() => armLock(dir, { now: new Date(), requireSandbox: options.requireSandbox === true, sandboxAvailable: sandbox.available }));
+      // lock.json records the OS layer for the git guard (docs/guard.md, "Two modes").
+      const osLayer = { available: sandbox.available, excludedCommands: excludedLists.flatMap((found) => found.commands) };
+      const armed = lockedWrite(() => armLock(dir, { now: new Date(), requireSandbox: options.requireSandbox === true, sandbox: osLayer }));
       // Started from a Claude Code session, that session owns a session run (its commands carry its id).
       // A workflow run has no owner: its Stop hook never drives it.
       const owner = options.engine === 'session' ? ownerFor(process.env.CLAUDE_CODE_SESSION_ID, 'start', new Date()) : null;

@@ -1,6 +1,7 @@
-import { closeSync, lstatSync, openSync, readFileSync, readSync, readlinkSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, readlinkSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
-import { isArmed, isToken } from '../../lock/files.js';
+import { isArmed, isRegularFile, isToken } from '../../lock/files.js';
+import { LOCK_RECORD } from '../../lock/paths.js';
 import type { Tokens } from './findings.js';
 
 // The guard's only file-system reads: where `.leopold/` is, whether a run is active, which
@@ -20,6 +21,53 @@ export function isRunActive(leopoldDir: string): boolean {
     return state !== null && typeof state === 'object' && (state as { active?: unknown }).active === true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * What `.leopold/lock.json` says about the OS layer (runtime/lock/arm.ts, LockRecord.sandbox):
+ * whether Claude Code's sandbox was armed and can run here, and the commands it never
+ * sandboxes. Null when the lock is not armed, the record does not say, or it is unreadable.
+ */
+export function recordedOsLayer(leopoldDir: string): { available: boolean; excluded: string[] } | null {
+  const path = join(leopoldDir, LOCK_RECORD);
+  if (!isRegularFile(path)) return null;
+  try {
+    const sandbox = (JSON.parse(readFileSync(path, 'utf8')) as { sandbox?: { armed?: unknown; available?: unknown; excluded_commands?: unknown } }).sandbox;
+    if (!sandbox || sandbox.armed !== true) return null;
+    const excluded = Array.isArray(sandbox.excluded_commands) ? sandbox.excluded_commands.filter((c): c is string => typeof c === 'string') : [];
+    return { available: sandbox.available === true, excluded };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The `sandbox.excludedCommands` the settings name now (the user's, the project's, the
+ * local and the managed settings; Claude Code merges them): a list added after arming
+ * counts too. Unreadable files name none.
+ */
+export function liveExcludedCommands(root: string, home: string): string[] {
+  const out: string[] = [];
+  for (const file of [join(home, '.claude', 'settings.json'), join(root, '.claude', 'settings.json'), join(root, '.claude', 'settings.local.json'), '/etc/claude-code/managed-settings.json']) {
+    const text = readBounded(file);
+    if (text === null) continue;
+    try {
+      const list = (JSON.parse(text) as { sandbox?: { excludedCommands?: unknown } }).sandbox?.excludedCommands;
+      if (Array.isArray(list)) out.push(...list.filter((c): c is string => typeof c === 'string'));
+    } catch {
+      // not JSON: Claude Code ignores it too
+    }
+  }
+  return out;
+}
+
+/** A directory's entries (at most 1,000, sorted); null when it is not a readable directory. */
+export function listDirectory(path: string): string[] | null {
+  try {
+    return readdirSync(path).sort().slice(0, 1000);
+  } catch {
+    return null;
   }
 }
 

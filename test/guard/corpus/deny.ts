@@ -19,7 +19,8 @@ export const DENY: [locks: string, command: string][] = [
   ['commit', 'git commit-tree 4b825dc -m x'],
   ['commit', 'git pull'],
   ['commit', 'git pull --rebase origin main'],
-  ['commit', 'git filter-branch --tree-filter "rm x" HEAD'],
+  // history rewrites are in the publishing catalog (never lifted)
+  ['publish', 'git filter-branch --tree-filter "rm x" HEAD'],
   ['commit', 'git subtree add --prefix lib repo main'],
   ['commit', 'git merge -m --abort feature'],
   ['commit', 'git-commit -m x'],
@@ -83,7 +84,6 @@ export const DENY: [locks: string, command: string][] = [
   // subshells, groups, substitutions
   ['push', '(git push)'],
   ['push', '(cd sub && git push)'],
-  ['push', '((git push))'],
   ['push', '{ git push; }'],
   ['commit', '{ git add .; git commit -m x; } > log 2>&1'],
   ['push', 'echo $(git push)'],
@@ -170,7 +170,7 @@ export const DENY: [locks: string, command: string][] = [
   ['push', './git push'],
   ['push', '../bin/git push'],
   ['push', '~/bin/git push'],
-  ['unjudged', '"$HOME/bin/git" push'],
+  ['push unjudged', '"$HOME/bin/git" push'],
   ['push', 'git.exe push'],
   ['push', 'git -C sub push'],
   ['push', 'git -C "my dir" push origin main'],
@@ -276,4 +276,71 @@ export const DENY: [locks: string, command: string][] = [
   ['commit', 'git reset --soft HEAD~1'],
   ['commit', 'git tag v1.0'],
   ['self', 'rm -rf node_modules'],
+  // issue #30: assignments that never reach the later `$x`, and `time` before compound commands
+  ['unjudged', '(x=echo); $x git push origin main'],
+  ['unjudged', 'x=echo | true; $x git push origin main'],
+  ['unjudged', 'x=echo & $x git push origin main'],
+  ['unjudged', 'time x=echo; $x git push origin main'],
+  ['unjudged', 'f() { x=echo; }; $x git push origin main'],
+  ['unjudged', 'x=echo $x git push origin main'],
+  ['unjudged', 'false && x=echo; $x git push origin main'],
+  ['unjudged', '$x git push; x=echo'],
+  ['push', 'time ! git push'],
+  ['push', 'time { git push; }'],
+  ['commit', 'time X=1 git commit'],
+  ['push', 'time while git push; do break; done'],
+  ['push', 'time -p git push'],
+  ['commit unjudged', '$(( $(git commit -am m) ))'],
+  ['push', 'echo $(( `git push` ))'],
+  ['push', "x='a[$(git push)]'; (( x ))"],
+  ['push', "x='a[$(git push)]'; echo $(( x + 1 ))"],
+  ['commit', 'if (( $(git commit -qam m; echo 1) )); then :; fi'],
+  ['push', 'for (( i = $(git push); i < 1; i++ )); do :; done'],
+  ['push', 'let "x = $(git push)"'],
+  // issue #24: publishing and releasing
+  ['publish', 'npm publish'],
+  ['publish', 'npx semantic-release'],
+  ['publish', 'gh release create v1.0.0'],
+  ['publish', 'gh pr merge 12 --squash'],
+  ['publish', 'cargo publish'],
+  ['publish', 'twine upload dist/*'],
+  ['publish', 'git filter-repo --force --path secrets'],
+];
+
+/**
+ * Deny cases the OS layer changes (docs/guard.md, "Two modes"): with Claude Code's sandbox
+ * in force, what the guard cannot see through is refused only beside a guarded git verb or
+ * a publishing command (the loose net over the command), so `unjudged` gives way to the
+ * lock that verb names, or to nothing. [command, locks with the OS layer ('' = allowed), why].
+ * Without the OS layer every one of them keeps its declared locks above.
+ */
+export const OS_LAYER: [command: string, locks: string, why: string][] = [
+  ['cat > >(git push)', 'push', 'the process substitution is a write target the guard cannot name; the sandbox keeps protected paths read-only'],
+  ['cmd="git commit -m x"; eval "$cmd"', 'commit', 'eval of a variable is unknown; the command names the git verb commit'],
+  ['"$HOME/bin/git" push', 'push', 'a computed program name beside the git verb push'],
+  ['git --exec-path=/tmp commit -m x', 'commit', 'git runs commands from a directory the guard does not read, inside the sandbox; the commit stays refused'],
+  ['$GIT push', 'push', 'a computed program name beside the git verb push'],
+  ['${GIT:-git} push', 'push', 'a computed program name beside the git verb push'],
+  ['$(which git) push', 'push', 'a computed program name beside the git verb push'],
+  ['`which git` push', 'push', 'a computed program name beside the git verb push'],
+  ['git "$(echo push)"', 'push', 'a computed git verb beside the word push'],
+  ['git pu?h', '', 'a glob git verb names no guarded verb; in the sandbox no push can reach a remote or write a ref'],
+  ['/usr/bin/gi? push', '', 'a glob program name that names no git word; in the sandbox no push reaches a remote'],
+  ['echo "unterminated && git push', 'push', 'text the guard cannot parse is judged by what it names: git push'],
+  ["git commit -m 'unterminated", 'commit', 'text the guard cannot parse is judged by what it names: git commit'],
+  ['git push $(echo', 'push', 'text the guard cannot parse is judged by what it names: git push'],
+  ['(git push', 'push', 'text the guard cannot parse is judged by what it names: git push'],
+  ['git push )', 'push', 'text the guard cannot parse is judged by what it names: git push'],
+  ['find . -name STOP -exec rm {} \\;', 'stop', 'the paths find hands rm are unknown; the kill switch removal it names stays refused'],
+  ['(x=echo); $x git push origin main', 'push', 'a computed program name beside the git verb push'],
+  ['x=echo | true; $x git push origin main', 'push', 'a computed program name beside the git verb push'],
+  ['x=echo & $x git push origin main', 'push', 'a computed program name beside the git verb push'],
+  ['time x=echo; $x git push origin main', 'push', 'a computed program name beside the git verb push'],
+  ['f() { x=echo; }; $x git push origin main', 'push', 'a computed program name beside the git verb push'],
+  ['x=echo $x git push origin main', 'push', 'a computed program name beside the git verb push'],
+  ['false && x=echo; $x git push origin main', 'push', 'a computed program name beside the git verb push'],
+  ['$x git push; x=echo', 'push', 'a computed program name beside the git verb push'],
+  ['$(( $(git commit -am m) ))', 'commit', 'the arithmetic result runs as a program (computed), beside the git verb commit, which the substitution runs anyway'],
+  ['rm -r /proj', '', 'the project directory holds the protected paths but is not one of them: the sandbox keeps .leopold/, .claude/ settings, git refs and the hooks while the rest goes'],
+  ['rm -rf node_modules', '', 'node_modules holds the hooks\' code but is not it: the sandbox keeps node_modules/leopold read-only'],
 ];

@@ -313,3 +313,21 @@ describe('programs the lock runs', () => {
     expect(trustedPathEntries('', '/a/node_modules/.bin:/usr/local/bin')).toEqual(['/usr/local/bin']);
   });
 });
+
+describe('the OS layer, for the git guard', () => {
+  it('lock.json records whether the sandbox can run and which commands it excludes; a re-arm by a grant keeps it', () => {
+    const p = project();
+    armLock(p.leopold, { now, requireSandbox: false, sandbox: { available: true, excludedCommands: ['docker', 'git', 'docker'] } });
+    expect(readLockRecord(p.leopold)?.sandbox).toEqual({ armed: true, available: true, excluded_commands: ['docker', 'git'] });
+    grantLift(p.leopold, 'git', now);
+    expect(readLockRecord(p.leopold)?.sandbox).toEqual({ armed: true, available: true, excluded_commands: ['docker', 'git'] });
+    armLock(p.leopold, { now, requireSandbox: false, sandbox: { available: false, excludedCommands: [] } });
+    expect(readLockRecord(p.leopold)?.sandbox).toEqual({ armed: true, available: false, excluded_commands: [] });
+  });
+
+  it('is absent when arming was not told (the guard then assumes no OS layer)', () => {
+    const p = project();
+    armLock(p.leopold, { now, requireSandbox: false });
+    expect(readLockRecord(p.leopold)?.sandbox).toBeUndefined();
+  });
+});

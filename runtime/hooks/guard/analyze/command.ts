@@ -1,14 +1,14 @@
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Finding, Lock } from '../findings.js';
-import { Budget, BudgetSpent, STEP_BUDGET } from '../shell/budget.js';
+import { Budget, BudgetSpent, stepBudget } from '../shell/budget.js';
 import { parseShell } from '../shell/parse.js';
 import { ShellParseError, type SimpleCommand, type Word } from '../shell/types.js';
 import { analyzeGit } from './git.js';
-import { globMatch } from './glob.js';
-import { mentionFindings, mentionsStopRemoval } from './mentions.js';
+import { isCommentLine, literals, looseMentions, mentionsStopRemoval, preciseCandidates, type Candidate } from './mentions.js';
 import { dirReceives, MAX_CWDS, nameMatches, namedTargets, operandHits, protectedTargets, type Cwds, type Target } from './paths.js';
+import { catalogName, shipOf } from './publish.js';
 import { runRunner, RUNNERS } from './runners.js';
-import type { ArgvOptions, WalkApi } from './walk-api.js';
+import type { ArgvOptions, ScriptOptions, Unknown, WalkApi } from './walk-api.js';
 import { unwrap, WRAPPERS } from './wrappers.js';
 
 /** Where the tool call runs and what it may touch; all paths absolute. */
@@ -18,6 +18,12 @@ export interface GuardContext {
   /** The project's `.leopold/` directory. */
   leopoldDir: string;
   home: string;
+  /**
+   * The OS layer is in force for this command: the lock is armed, Claude Code's sandbox can
+   * run here, and the command runs inside it (not excluded). The guard then refuses only
+   * what the sandbox does not stop (docs/guard.md, "Two modes").
+   */
+  osLayer?: boolean;
   /** Looks up an alias in the user's or repository's git config (the fs edge); optional. */
   gitAlias?: (name: string) => string | undefined;
   /** A file's text, bounded (the fs edge); null when missing, unreadable or too big. Without it no file can be read, so running one is denied. */
@@ -26,7 +32,13 @@ export interface GuardContext {
   realpath?: (path: string) => string;
   /** Where PATH finds a program name (the fs edge); programs are judged by name without it. */
   which?: (name: string) => string | null;
+  /** The entries of a directory (the fs edge, bounded); null when it is not one. For workspaces' members. */
+  listDir?: (path: string) => string[] | null;
+  /** False when the project has no `node_modules/leopold` (nor its bin link): then there is no hook code there to protect. */
+  hookCode?: boolean;
 }
+
+const HOOK_PATHS = ['/node_modules/leopold', '/node_modules/.bin/leopold'];
 
 /** Longer commands are not parsed; they are denied. */
 export const MAX_COMMAND_CHARS = 1 << 20;
@@ -43,20 +55,29 @@ const SYSTEM_DIRS = ['/usr/', '/bin/', '/sbin/', '/lib/', '/lib64/', '/opt/', '/
 const COPIERS = new Set(['cp', 'install', 'ln', 'rsync', 'link']);
 /** Writers whose every operand is written or created. */
 const TOUCHERS = new Set(['tee', 'truncate', 'touch', 'mkdir', 'mkfifo', 'mknod', 'chmod', 'chown', 'chgrp', 'setfacl', 'chattr', 'shred']);
+/** A frame label of a task runner's target (`Makefile target "release"`, `Taskfile.yml task "deploy:prod"`) naming a release step. */
+const RELEASE_NAMED = /(?:target|task|session)s? "(?:[^"]*[-_:.])?(?:release|publish|deploy)(?:[-_:.][^"]*)?"|(?:target|task) "(?:new-version|bump-version|version-bump)"/i;
+/** String literals of one file judged as shell commands, at most. */
+const MAX_LITERALS = 2000;
+/** Calls whose name says they publish, release, commit, tag or push (a library's API, or the project's own release helpers). */
+const SHIP_CALLS = /(?<![\w$])(publish|publishPackages?|publish_?release|upload_?release|create_?(?:git_?)?release|create_?(?:git_?)?tag|git_?tag|git_?commit|commit_?files?|git_?push|push_?tags?)\s*\(/i;
+/** Calls in code that start a process. */
+const SPAWNS = /child_process|\bexecSync\b|\bspawnSync\b|\bexecFileSync\b|\bexeca\b|\bsubprocess\b|\bos\.(system|popen|exec\w*|spawn\w*)|\bpty\.spawn|\bpopen\b|\bsystem\s*\(|\bexec\s*\(|\bqx\b|\bIO\.popen|\bKernel\.|\bspawn\s*\(|\bProcess\b|\bDeno\.Command\b|\bBun\.(spawn|\$)|\bzx\b|\$`/;
+/** Ways code assembles a command at run time. */
+const ASSEMBLED = /\+|\bjoin\b|\bchr\b|fromCharCode|decode|reverse|\[::-1\]|\beval\b|atob|Buffer\.from|%|\.format|\$\{|\$[A-Za-z_]|\breplace\b|\bsplit\b|rot13|\\x|\\u|getattr|__import__|base64|\bargv\b|\benviron\b|getenv|process\.env|\bstdin\b|\bread\b|\binput\b|\bpack\b|\bsprintf\b|\bopen\b/;
 
 /**
  * Everything a Bash command would do that a run locks. Reads files only through the
- * optional `readFile`/`realpath`/`gitAlias` edges; never throws: an internal error, a parse
- * failure or a spent step budget is an `unjudged` finding.
+ * optional `readFile`/`realpath`/`gitAlias`/`which`/`listDir` edges; never throws: an
+ * internal error, a parse failure or a spent step budget is an `unjudged` finding.
  */
-export function analyzeCommand(command: string, ctx: GuardContext, budget = new Budget(STEP_BUDGET)): Finding[] {
+export function analyzeCommand(command: string, ctx: GuardContext, budget = new Budget(stepBudget(command))): Finding[] {
   const walk = new Walk(command, ctx, budget);
   try {
     if (command.length > MAX_COMMAND_CHARS) {
-      walk.unjudged('the command is longer than 1 MiB; split it up');
-      walk.mention('is too long to analyse', command);
-    }
-    else {
+      walk.add({ lock: 'unjudged', what: 'the command is longer than 1 MiB; split it up', at: command.slice(0, 60).trim() });
+      walk.named(command, 'the command');
+    } else {
       walk.script(command, false);
       walk.finish();
     }
@@ -65,23 +86,86 @@ export function analyzeCommand(command: string, ctx: GuardContext, budget = new 
     walk.findings.push({
       lock: 'unjudged',
       what: error instanceof BudgetSpent ? 'the command is too complex for the guard to judge; split it up' : 'the guard hit an internal error judging this command; write it more simply',
+      instead: 'split the command into simpler calls',
     });
   }
   return walk.findings;
 }
 
+/** A file the walk reads and judges: its label for the reason, and its text (the mentions net's scope). */
+interface Frame {
+  label: string;
+  text: string;
+  code: boolean;
+}
+
+/** A write or a run the TOCTOU check compares; `strict` when it happened where nothing else holds. */
+interface Ran {
+  path: string;
+  what: string;
+  writesBefore: number;
+  strict: boolean;
+  at: string;
+}
+
+/** A recorder for the mentions net: git's rules run on a mention's words and only their locks are kept. */
+class MentionRecorder implements WalkApi {
+  readonly found: Finding[] = [];
+  constructor(readonly source: string) {}
+  add(f: Finding): void {
+    if (f.lock === 'commit' || f.lock === 'push' || f.lock === 'force' || f.lock === 'publish') this.found.push(f);
+  }
+  unjudged(): void {}
+  script(): void {}
+  codeNet(): void {}
+  writesUnknown(): void {}
+  argv(): void {}
+  removal(): void {}
+  pathspecs(): void {}
+  overwrite(): void {}
+  gitAlias(): string | undefined {
+    return undefined;
+  }
+  env(): string | null | undefined {
+    return undefined;
+  }
+}
+
+const literalWord = (text: string): Word => ({ text: text.replace(/\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}/g, ''), dynamic: /\$|\{[^}]*\}/.test(text), quoted: true, glob: false });
+
 /** The walk over a command's simple commands; the runners (runners.ts) drive it through these methods. */
 export class Walk implements WalkApi {
   readonly findings: Finding[] = [];
   private vars = new Map<string, string | null>();
+  private exported = new Set<string>();
+  /** Shell functions defined in the current shell, with where (the word clock; -1: before this script) a call runs a body judged where it is defined. */
+  private functions = new Map<string, number>();
+  /** The word clock of the simple command being judged. */
+  private clock = 0;
   readonly cwds: Cwds;
   readonly targets: Target[];
   private depth = 0;
-  /** Files the command writes (lower-case absolute paths), and whether it writes some the guard cannot name. */
-  private readonly written = new Set<string>();
+  /** The files being read, outermost first. */
+  private readonly frames: Frame[] = [];
+  /** The simple command being judged, as written, and the command-line part it came from. */
+  private at = '';
+  private topAt = '';
+  /** The part quoted is fixed (a line of code), whatever commands its string literals hold. */
+  private pinned = false;
+  /** The command line's words after quote removal, for the loose net. */
+  private lineWords: string | null = null;
+  /** Files the command writes (lower-case absolute paths, with whether the write was strict), and writes it cannot name. */
+  private readonly written = new Map<string, boolean>();
   private unknownWrites = 0;
-  /** Files the command runs or reads as a script, to check against what it writes (TOCTOU), with the unnamed writes seen before it. */
-  private readonly ran: { path: string; what: string; writesBefore: number }[] = [];
+  private unknownStrictWrites = 0;
+  /** Files the command runs or reads as a script, to check against what it writes (TOCTOU). */
+  private readonly ran: Ran[] = [];
+  /** What the mentions net found in each scope (a frame, or the walk itself for the command line) and kind. */
+  private readonly mentionCache = new Map<object, Map<Unknown, Finding[]>>();
+  /** Configuration files read so far (with the unnamed writes seen before the read). */
+  private readonly configs = new Map<string, { text: string | null; writesBefore: number }>();
+  /** Package scripts and make targets already judged (a script that runs itself is judged once). */
+  readonly judged = new Set<string>();
 
   constructor(
     readonly source: string,
@@ -89,19 +173,100 @@ export class Walk implements WalkApi {
     readonly budget: Budget,
   ) {
     this.cwds = { dirs: [ctx.cwd], unknown: false, home: ctx.home };
-    this.targets = protectedTargets(ctx.leopoldDir);
+    // The hooks' code is protected where it is installed (an install elsewhere, or the plugin, has none here).
+    this.targets = protectedTargets(ctx.leopoldDir).filter((t) => ctx.hookCode !== false || !HOOK_PATHS.some((p) => t.path.endsWith(p)));
+  }
+
+  /** Nothing else holds the lock for what is judged here: no OS layer, and the command line itself (not a file the guard read). */
+  get strict(): boolean {
+    return this.ctx.osLayer !== true && this.frames.length === 0;
   }
 
   add(finding: Finding): void {
-    if (this.findings.length < 64 && !this.findings.some((f) => f.lock === finding.lock && f.what === finding.what)) this.findings.push(finding);
+    const at = finding.at ?? (this.at || this.topAt);
+    const f: Finding = { ...finding, at, via: finding.via ?? this.via(at) };
+    if (this.findings.length < 64 && !this.findings.some((g) => g.lock === f.lock && g.what === f.what && g.at === f.at)) this.findings.push(f);
   }
 
-  unjudged(what: string): void {
-    this.add({ lock: 'unjudged', what });
+  /** Where a part was found: the command-line part it came from, then the files read. */
+  private via(at: string): string[] {
+    const via: string[] = [];
+    if (this.topAt !== '' && this.topAt !== at) via.push(`\`${this.topAt}\``);
+    for (const f of this.frames) via.push(f.label);
+    return via.slice(0, 4);
   }
 
-  mention(why: string, text: string = this.source): void {
-    for (const f of mentionFindings(text, `the command ${why}`)) this.add(f);
+  unjudged(what: string, kind: Unknown = 'run'): void {
+    if (this.strict) {
+      this.add({ lock: 'unjudged', what });
+      return;
+    }
+    for (const f of this.mentionsHere(kind)) this.add({ ...f, what: `${what}, and ${f.what}` });
+    // Inside a target, script or task named for releasing, a step the guard cannot see through is taken to release.
+    const named = kind === 'run' ? this.frames.find((f) => RELEASE_NAMED.test(f.label)) : undefined;
+    if (named) this.add({ lock: 'publish', what: `${what}, inside ${named.label}, which is named for releasing`, instead: 'nothing: the user releases after the run' });
+  }
+
+  /**
+   * What the mentions net finds in the current scope: the command line (loose), or the
+   * file being read (precise). For an unknown path: the protected paths it names.
+   */
+  private mentionsHere(kind: Unknown): Finding[] {
+    const frame = this.frames.at(-1);
+    const text = frame ? frame.text : this.source;
+    // Cached per scope (the frame object, or the command line) and kind: the net runs once per text.
+    const scopeKey = frame ?? this;
+    const cached = this.mentionCache.get(scopeKey)?.get(kind);
+    if (cached) return cached;
+    this.budget.spend(1 + (text.length >> 8));
+    const found: Finding[] = [];
+    const scope = frame ? `${frame.label} names` : 'the command names';
+    if (kind === 'path') {
+      for (const t of namedTargets(text, this.targets)) found.push({ lock: t.lock, what: `${scope} ${t.path.split('/').slice(-2).join('/')}` });
+      if (/\bSTOP\b/.test(text) && /\.leopold/.test(text)) found.push({ lock: 'stop', what: `${scope} .leopold/STOP` });
+    } else if (frame) {
+      for (const c of preciseCandidates(text, frame.code)) found.push(...this.judgeCandidate(c, scope));
+    } else {
+      // The text as written, and the words as the shell reads them (`$'\x63ommit'` is commit).
+      // The command as written (without its comment lines) and its words as the shell reads them (`$'\x63ommit'` is commit).
+      const loose = looseMentions(`${text.replace(/^[ \t]*#.*$/gm, '')}\n${this.lineWords ?? ''}`);
+      if (loose.commit) found.push({ lock: 'commit', what: `${scope} the git verb ${loose.commit}` });
+      if (loose.push) found.push({ lock: 'push', what: `${scope} the git verb ${loose.push}` });
+      if (loose.force) found.push({ lock: 'force', what: `${scope} a force-push` });
+      for (const c of loose.ships) found.push(...this.judgeCandidate(c, scope));
+      if (loose.publishWord && !found.some((f) => f.lock === 'publish')) found.push({ lock: 'publish', what: `${scope} publish`, instead: 'nothing: the user publishes after the run' });
+    }
+    const unique = found.filter((f, i) => found.findIndex((g) => g.lock === f.lock && g.what === f.what) === i).slice(0, 16);
+    const byKind = this.mentionCache.get(scopeKey) ?? new Map<Unknown, Finding[]>();
+    byKind.set(kind, unique);
+    this.mentionCache.set(scopeKey, byKind);
+    return unique;
+  }
+
+  /** A candidate of the net, judged by the same rules as a literal command, keeping only its locks. */
+  private judgeCandidate(c: Candidate, scope: string): Finding[] {
+    if (c.kind === 'ship') {
+      const ship = shipOf(c.program, c.args);
+      return ship ? [{ lock: ship.entry.lock ?? 'publish', what: `${scope} \`${[c.program, ...c.args].join(' ').slice(0, 60)}\` (${ship.what})`, instead: ship.entry.instead }] : [];
+    }
+    const rec = new MentionRecorder(c.line);
+    analyzeGit(c.args.map(literalWord), rec, {});
+    return rec.found.map((f) => ({ lock: f.lock, what: `${scope} \`git ${c.args.join(' ').slice(0, 60)}\``, ...(f.instead ? { instead: f.instead } : {}) }));
+  }
+
+  /** What text the guard could not parse or read whole names (the loose net on the command line, the precise one in a file): refused besides. */
+  named(text: string, what: string): void {
+    const at = this.at || text.trim().slice(0, 60);
+    if (this.frames.length > 0) {
+      for (const c of preciseCandidates(text, false)) for (const f of this.judgeCandidate(c, `${what} names`)) this.add({ ...f, at });
+      return;
+    }
+    const loose = looseMentions(text);
+    if (loose.commit) this.add({ lock: 'commit', what: `${what} names the git verb ${loose.commit}`, at });
+    if (loose.push) this.add({ lock: 'push', what: `${what} names the git verb ${loose.push}`, at });
+    if (loose.force) this.add({ lock: 'force', what: `${what} names a force-push`, at });
+    for (const c of loose.ships) for (const f of this.judgeCandidate(c, `${what} names`)) this.add({ ...f, at });
+    if (loose.publishWord && !this.findings.some((f) => f.lock === 'publish')) this.add({ lock: 'publish', what: `${what} names publish`, at, instead: 'nothing: the user publishes after the run' });
   }
 
   gitAlias(name: string): string | undefined {
@@ -112,17 +277,53 @@ export class Walk implements WalkApi {
     return this.vars.get(name);
   }
 
+  /** Judges `fn` as the contents of a file the guard read (a package script, a script file, a Makefile recipe). */
+  inFile<T>(label: string, text: string, code: boolean, fn: () => T): T {
+    this.frames.push({ label, text, code });
+    try {
+      return fn();
+    } finally {
+      this.frames.pop();
+    }
+  }
+
+  /** Judges `fn` as if run in `dir` (a package script runs in its package's directory). */
+  inDir<T>(dir: string, fn: () => T): T {
+    const saved = { dirs: this.cwds.dirs, unknown: this.cwds.unknown };
+    this.cwds.dirs = [dir];
+    this.cwds.unknown = false;
+    try {
+      return fn();
+    } finally {
+      this.cwds.dirs = saved.dirs;
+      this.cwds.unknown = saved.unknown;
+    }
+  }
+
   /** After the walk: a script run by a command that also writes it is a check-then-use race. */
   finish(): void {
     // A loop may run a file again after a later write; otherwise only earlier unnamed writes count.
     const loops = /\b(while|until|for|select)\b/.test(this.source);
+    const saved = this.at;
     for (const run of this.ran) {
-      if (this.written.has(run.path.toLowerCase())) this.unjudged(`${run.what}: the same command writes that file before it runs, so the guard cannot read what will run; write it in one call and run it in another`);
-      else if (run.writesBefore > 0 || (loops && this.unknownWrites > 0)) this.unjudged(`${run.what}: the same command writes files the guard cannot name, so what will run is not known; run it in its own call`);
+      this.at = run.at;
+      const wrote = this.written.get(run.path.toLowerCase());
+      const why =
+        wrote !== undefined
+          ? `${run.what}: the same command writes that file before it runs, so the guard cannot read what will run; write it in one call and run it in another`
+          : run.writesBefore > 0 || (loops && this.unknownWrites > 0)
+            ? `${run.what}: the same command writes files the guard cannot name, so what will run is not known; run it in its own call`
+            : null;
+      if (why === null) continue;
+      const strict = run.strict && (wrote === true || (wrote === undefined && this.unknownStrictWrites > 0));
+      if (strict) this.add({ lock: 'unjudged', what: why });
+      else if (this.ctx.osLayer !== true || this.frames.length > 0) this.unjudged(why);
+      else for (const f of this.mentionsHere('run')) this.add({ ...f, what: `${why}, and ${f.what}` });
     }
+    this.at = saved;
   }
 
-  script(text: string, dynamic: boolean, what = 'runs a script'): void {
+  script(text: string, dynamic: boolean, what = 'runs a script', opts: ScriptOptions = {}): void {
     this.budget.spend();
     if (dynamic) {
       this.unjudged(`${what} computed at run time (eval, bash -c, source of text that is not literal)`);
@@ -132,32 +333,80 @@ export class Walk implements WalkApi {
       this.unjudged('nests shell scripts too deeply for the guard');
       return;
     }
+    // A new process sees only exported variables and the ones set for it; the same shell sees all.
+    let vars = this.vars;
+    if (opts.sameShell !== true) {
+      vars = new Map();
+      for (const [name, value] of this.vars) vars.set(name, this.exported.has(name) || this.exported.has('*') ? value : null);
+      for (const [name, value] of opts.env ?? []) vars.set(name, value);
+    }
     let parsed: ReturnType<typeof parseShell>;
     try {
-      parsed = parseShell(text, this.vars, this.budget);
+      parsed = parseShell(text, vars, this.budget);
     } catch (error) {
       if (!(error instanceof ShellParseError)) throw error;
-      this.unjudged(`the guard could not parse ${this.depth === 0 ? 'the command' : 'a script it runs'} (${error.message}); write it more simply`);
-      for (const f of mentionFindings(text, 'the unparsed text')) this.add(f);
+      if (opts.quiet) return;
+      const where = opts.file ?? (this.depth === 0 ? 'the command' : 'a script it runs');
+      const run = () => {
+        if (this.strict) {
+          this.add({ lock: 'unjudged', what: `the guard could not parse ${where} (${error.message}); write it more simply`, at: this.at || text.trim().slice(0, 60) });
+          this.named(text, 'the unparsed text');
+        } else this.unjudged(`the guard could not parse ${where} (${error.message})`);
+      };
+      if (opts.file) this.inFile(opts.file, text, false, run);
+      else run();
       return;
     }
-    const outer = this.vars;
+    if (this.depth === 0 && this.frames.length === 0) this.lineWords = wordsOf(parsed.commands);
+    const outer = { vars: this.vars, exported: this.exported, functions: this.functions, clock: this.clock, at: this.at, topAt: this.topAt, pinned: this.pinned };
+    this.functions = opts.sameShell === true ? new Map([...[...outer.functions].map(([n]) => [n, -1] as const), ...parsed.functions]) : parsed.functions;
+    if (opts.quiet) this.pinned = true; // a string literal's commands are quoted as the line of code that holds it
     this.vars = parsed.vars;
+    this.exported = opts.sameShell === true ? new Set([...outer.exported, ...parsed.exported]) : parsed.exported;
     this.depth++;
-    try {
+    const walk = () => {
       for (const cmd of parsed.commands) this.simple(cmd);
+    };
+    try {
+      if (opts.file) this.inFile(opts.file, text, false, walk);
+      else walk();
     } finally {
       this.depth--;
-      this.vars = outer;
+      this.vars = outer.vars;
+      this.exported = outer.exported;
+      // Functions a sourced file defines stay defined in the shell that sourced it, from there on.
+      const sourced = this.functions;
+      this.functions = outer.functions;
+      if (opts.sameShell === true) for (const name of sourced.keys()) if (!this.functions.has(name)) this.functions.set(name, outer.clock);
+      this.at = outer.at;
+      this.topAt = outer.topAt;
+      this.pinned = outer.pinned;
     }
   }
 
   private simple(cmd: SimpleCommand): void {
     this.budget.spend();
+    this.clock = cmd.clock;
+    if (cmd.source !== '' && !this.pinned) {
+      this.at = cmd.source;
+      if (this.depth === 1 && this.frames.length === 0) this.topAt = cmd.source;
+    }
+    if (cmd.arithmetic !== undefined) {
+      // Soft in every mode: `(( n > 3 ))` after `n=$(…)` is ordinary; only what the net finds around it is refused.
+      for (const f of this.mentionsHere('run')) this.add({ ...f, what: `${cmd.arithmetic}, and ${f.what}` });
+      return;
+    }
     const writes = cmd.redirects.filter((r) => WRITE_REDIRECTS.has(r.op) && !(r.op === '>&' && /^(\d+|-)$/.test(r.target.text) && !r.target.dynamic)).map((r) => r.target);
     if (writes.length > 0) this.overwrite(writes, 'a redirection');
     const assignments = new Map(cmd.assignments.map((a) => [a.name, a.value.dynamic ? null : a.value.text] as const));
     this.argv(cmd.words, { assignments }, cmd);
+  }
+
+  /** The publishing catalog (publish.ts) on a program and its arguments. */
+  ship(program: string, args: Word[]): void {
+    const found = shipOf(program, args.map((a) => (a.dynamic ? `${a.text}\u0000` : a.text)));
+    const name = catalogName(program);
+    if (found) this.add({ lock: found.entry.lock ?? 'publish', what: found.what.startsWith(name) ? found.what : `${name}: ${found.what}`, ...(found.entry.instead ? { instead: found.entry.instead } : {}) });
   }
 
   argv(input: Word[], opts: ArgvOptions, cmd?: SimpleCommand): void {
@@ -177,11 +426,17 @@ export class Walk implements WalkApi {
     this.environment(opts);
 
     if (name.dynamic) {
-      this.unjudged(`the program name is computed at run time (${shown(words)}); write the command out literally`);
+      // `${PREFIX}twine upload`, `$VENV/bin/git push`: the program's own name is known even if its directory is not.
+      const known = /^[A-Za-z0-9._+-]+$/.test(base) && base.length > 1 ? base : null;
+      if (known !== null) {
+        this.ship(known, args);
+        if (known === 'git') analyzeGit(args, this, opts);
+      }
+      this.unjudged(`the program name is computed at run time (${shown(words)})`);
       return;
     }
     if (name.glob && name.text !== '[' && name.text !== '[[') {
-      this.unjudged(`the program name is a glob (${shown(words)}); write the command out literally`);
+      this.unjudged(`the program name is a glob (${shown(words)})`);
       return;
     }
     if (base === 'git' || base === 'git.exe') {
@@ -194,6 +449,9 @@ export class Walk implements WalkApi {
       return;
     }
     if (/^leopold(\.[cm]?js)?$/.test(base)) return this.leopold(args, words);
+    // A call of a shell function the script defined before it: its body was judged where it is defined.
+    if (cmd !== undefined && input === cmd.words && !path.includes('/') && !name.quoted && (this.functions.get(path) ?? Number.POSITIVE_INFINITY) < cmd.clock) return;
+    this.ship(base, args);
     if (path.includes('/') && !this.systemProgram(path)) {
       if (!this.localProgram(path, args, opts, cmd)) return;
     } else if (!path.includes('/') && !BUILTINS.has(path) && this.ctx.which) {
@@ -201,9 +459,9 @@ export class Walk implements WalkApi {
       const found = this.ctx.which(path);
       if (found !== null && !this.systemProgram(found)) this.pathScript(found);
     }
-    if (base in WRAPPERS) {
+    if (Object.hasOwn(WRAPPERS, base)) {
       const inner = unwrap(base, args);
-      if (inner.kind === 'script') this.script(inner.text, inner.dynamic, `${base} runs a script`);
+      if (inner.kind === 'script') this.script(inner.text, inner.dynamic, `${base} runs a script`, { env: new Map([...(opts.assignments ?? []), ...(base === 'su' ? [] : [])]) });
       else if (inner.kind === 'argv') {
         const assignments = new Map([...(opts.assignments ?? []), ...inner.assignments]);
         if (inner.words.length === 0 && (base === 'chroot' || base === 'script')) return this.shellStdin(base, cmd);
@@ -214,12 +472,12 @@ export class Walk implements WalkApi {
     if (SHELLS.has(base)) return this.shell(base, args, opts, cmd);
     switch (base) {
       case 'eval':
-        return this.script(args.map((a) => a.text).join(' '), args.some((a) => a.dynamic), 'eval runs text');
+        return this.script(args.map((a) => a.text).join(' '), args.some((a) => a.dynamic), 'eval runs text', { sameShell: true });
       case 'source':
       case '.':
         return this.sourceFile(base, args, cmd);
       case 'trap':
-        if (args.length >= 2 && !args[0]!.text.startsWith('-')) this.script(args[0]!.text, args[0]!.dynamic, 'trap runs a script');
+        if (args.length >= 2 && !args[0]!.text.startsWith('-')) this.script(args[0]!.text, args[0]!.dynamic, 'trap runs a script', { sameShell: true });
         return;
       case 'watch': {
         const rest: Word[] = [];
@@ -246,8 +504,8 @@ export class Walk implements WalkApi {
     if (REMOVERS.has(base)) return this.remove(base, args, opts);
     if (COPIERS.has(base)) return this.copy(base, args);
     if (TOUCHERS.has(base) || base === 'dd') return this.writers(base, args);
-    const runner = base in RUNNERS ? base : /^(python|perl|ruby|node|php|lua)[0-9.]+$/.test(base) ? base.replace(/[0-9.]+$/, '') : null;
-    if (runner !== null && runner in RUNNERS) runRunner(runner, args, this, opts, cmd);
+    const runner = Object.hasOwn(RUNNERS, base) ? base : /^(python|perl|ruby|node|php|lua)[0-9.]+$/.test(base) ? base.replace(/[0-9.]+$/, '') : null;
+    if (runner !== null && Object.hasOwn(RUNNERS, runner)) runRunner(runner, args, this, opts, cmd);
   }
 
   /** Variables that make the next program run something else: judged like the program itself. */
@@ -274,28 +532,29 @@ export class Walk implements WalkApi {
 
   /**
    * `./build.sh`, `scripts/x.py`, `~/bin/tool`: a program the agent may have written. A script
-   * with a shebang is judged by its text; a binary, or one the guard cannot read, is denied.
+   * with a shebang is judged by its text; a binary, or one the guard cannot read, is unknown.
    * Returns true when the caller should still judge the argv by the program's name.
    */
   private localProgram(path: string, args: Word[], opts: ArgvOptions, cmd?: SimpleCommand): boolean {
     const base = basename(path).toLowerCase();
     if (/^leopold(\.[cm]?js)?$/.test(base)) return true;
-    const texts = this.readAll({ text: path, dynamic: false, quoted: false, glob: false }, `runs ${path}`);
-    if (texts === null) return false;
-    for (const text of texts) {
+    const found = this.readFiles({ text: path, dynamic: false, quoted: false, glob: false }, `runs ${path}`);
+    // Unreadable (a binary, or not there yet): still judged by its name (`.venv/bin/python -m twine upload`).
+    if (found === null) return true;
+    for (const { path: file, text } of found) {
+      const label = this.label(file);
       const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(text);
       if (!shebang) {
-        if (/[\0-\x08\x0e-\x1f]/.test(text.slice(0, 512))) this.unjudged(`runs ${path}, a program the guard cannot read (a binary); run it outside the run or ask the user`);
-        else this.script(text, false); // no shebang: the shell runs it as a shell script
+        if (/[\0-\x08\x0e-\x1f]/.test(text.slice(0, 512))) this.unjudged(`runs ${path}, a program the guard cannot read (a binary)`);
+        else this.script(text, false, `runs ${path}`, { file: label, env: opts.assignments }); // no shebang: the shell runs it as a shell script
         continue;
       }
       let interp = (shebang[1] as string).split('/').pop() ?? '';
-      if (interp === 'env') interp = (shebang[2] ?? '').split('/').pop() ?? '';
-      if (SHELLS.has(interp)) this.script(text, false);
-      else this.codeNet(text, `${path} (a ${interp} script)`);
+      if (interp === 'env') interp = (shebang[2] === '-S' ? '' : (shebang[2] ?? '')).split('/').pop() ?? '';
+      if (SHELLS.has(interp)) this.script(text, false, `runs ${path}`, { file: label, env: opts.assignments });
+      else this.inFile(label, text, true, () => this.codeNet(text, label));
     }
     void args;
-    void opts;
     void cmd;
     return false;
   }
@@ -303,11 +562,16 @@ export class Walk implements WalkApi {
   /** A script found on PATH: its text goes through the mentions net (a binary is trusted). */
   private pathScript(path: string): void {
     this.budget.spend(16);
-    this.ran.push({ path, what: `runs ${path}`, writesBefore: this.unknownWrites });
+    this.ran.push({ path, what: `runs ${path}`, writesBefore: this.unknownWrites, strict: this.strict, at: this.at });
     const text = this.ctx.readFile?.(path) ?? null;
     if (text === null || /[\0-\x08\x0e-\x1f]/.test(text.slice(0, 512))) return;
-    // The mentions net, not the strict shell rules: shims and wrappers (pyenv, nvm) run "$@" by design.
-    this.codeNet(text, `${path} (a script on PATH)`);
+    // Judged as a file the guard read: shims and wrappers (pyenv, nvm) run "$@" by design, which
+    // is unknown there and refused only beside what the mentions net finds.
+    const label = `${path} (a script on PATH)`;
+    const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(text);
+    const interp = shebang ? ((shebang[1] as string).endsWith('/env') ? (shebang[2] ?? '') : (shebang[1] as string)).split('/').pop() ?? '' : 'sh';
+    if (SHELLS.has(interp)) this.script(text, false, `runs ${path}`, { file: label });
+    else this.inFile(label, text, true, () => this.codeNet(text, label));
   }
 
   /** `leopold run unlock`, `leopold run allow git|push`: only the user may lift the lock. */
@@ -315,11 +579,11 @@ export class Walk implements WalkApi {
     const positional = args.filter((a) => !a.text.startsWith('-'));
     const [group, verb] = positional;
     if (args.some((a) => a.dynamic) || (group?.text === 'run' && (verb?.text === 'unlock' || verb?.text === 'allow'))) {
-      this.add({ lock: 'self', what: shown(words) });
+      this.add({ lock: 'self', what: `${shown(words)} lifts the run lock` });
     }
   }
 
-  /** `sh -c '…'`, `bash -lc …`, `sh <<EOF`, `echo … | sh`, `bash FILE`, `bash -s`, `bash <(…)`. */
+  /** `sh -c '…'`, `bash -lc …`, `sh <<EOF`, `echo … | sh`, `bash FILE`, `bash -s`, `bash <(…)`; `bash --version` and `bash -n` run nothing. */
   private shell(base: string, args: Word[], opts: ArgvOptions, cmd?: SimpleCommand): void {
     let i = 0;
     let command = false;
@@ -337,6 +601,7 @@ export class Walk implements WalkApi {
       }
       if (!/^[-+]./.test(t)) break;
       if (t.startsWith('--')) {
+        if (['--version', '--help'].includes(t)) return;
         if (['--rcfile', '--init-file'].includes(t)) {
           this.runFile(args[++i] ?? { text: '', dynamic: true, quoted: false, glob: false }, `${base} ${t}`, 'shell');
         }
@@ -345,6 +610,8 @@ export class Walk implements WalkApi {
         continue;
       }
       const cluster = t.slice(1);
+      // -n reads without running; -c runs its argument; -s reads stdin; -l is a login shell.
+      if (t.startsWith('-') && cluster.includes('n') && !cluster.includes('c')) return;
       if (cluster.includes('c')) command = true;
       if (cluster.includes('s')) fromStdin = true;
       if (cluster.includes('l')) login = true;
@@ -352,25 +619,25 @@ export class Walk implements WalkApi {
     }
     if (login) {
       for (const rc of ['.bash_profile', '.bash_login', '.profile', '.bashrc', '.zprofile', '.zshrc']) {
-        const text = this.readConfig(join(this.cwds.home, rc));
-        if (text) this.script(text, false);
+        const path = join(this.cwds.home, rc);
+        const text = this.readConfig(path);
+        if (text) this.script(text, false, `${base} -l reads ${rc}`, { file: `~/${rc}`, env: opts.assignments });
       }
     }
     if (command) {
       const script = args[i];
-      if (script) this.script(script.text, script.dynamic, `${base} -c runs a script`);
+      if (script) this.script(script.text, script.dynamic, `${base} -c runs a script`, { env: opts.assignments });
       return;
     }
-    void opts;
     const file = args[i];
     if (file && !fromStdin && !/^\/dev\/(stdin|fd\/0)$|^\/proc\/self\/fd\/0$/.test(file.text)) {
-      this.runFile(file, `${base} ${file.text}`, 'shell');
+      this.runFile(file, `${base} ${file.text}`, 'shell', opts.assignments);
       return;
     }
-    this.shellStdin(base, cmd);
+    this.shellStdin(base, cmd, (text) => this.script(text, false, `${base} reads a script`, { env: opts.assignments }));
   }
 
-  /** A shell (or ed, at, script) that reads its commands from stdin: a literal here-doc, here-string, file or echo is judged; anything else is denied. */
+  /** A shell (or ed, at, script, an interpreter) that reads its commands from stdin: a literal here-doc, here-string, file or echo is judged; anything else is unknown. */
   shellStdin(base: string, cmd?: SimpleCommand, judge: (text: string) => void = (text) => this.script(text, false)): void {
     const input = cmd?.redirects.find((r) => r.op === '<');
     if (cmd?.stdin) {
@@ -379,8 +646,8 @@ export class Walk implements WalkApi {
       return;
     }
     if (input) {
-      const texts = this.readAll(input.target, `${base} < ${input.target.text}`);
-      if (texts) for (const t of texts) judge(t);
+      const found = this.readFiles(input.target, `${base} < ${input.target.text}`);
+      if (found) for (const f of found) judge(f.text);
       return;
     }
     const piped = cmd?.pipedFrom ? outputOf(cmd.pipedFrom) : null;
@@ -388,32 +655,42 @@ export class Walk implements WalkApi {
     else this.unjudged(`${base} reads its commands from stdin${cmd?.pipedFrom ? ' (output computed at run time)' : ''}; pass them with -c '…' written out literally`);
   }
 
-  /** `source FILE` / `. FILE`: the file is read and judged like the command line. */
+  /** `source FILE` / `. FILE`: the file is read and judged in the same shell. */
   private sourceFile(base: string, args: Word[], cmd?: SimpleCommand): void {
     const file = args[0];
     if (!file) return;
-    if (/^\/dev\/(stdin|fd\/0)$|^\/proc\/self\/fd\/0$/.test(file.text) && !file.dynamic) return this.shellStdin(base, cmd);
-    this.runFile(file, `${base} ${file.text}`, 'shell');
+    if (/^\/dev\/(stdin|fd\/0)$|^\/proc\/self\/fd\/0$/.test(file.text) && !file.dynamic) return this.shellStdin(base, cmd, (text) => this.script(text, false, `${base} reads a script`, { sameShell: true }));
+    for (const f of this.readFiles(file, `${base} ${file.text}`) ?? []) this.script(f.text, false, `${base} ${file.text}`, { file: this.label(f.path), sameShell: true });
+  }
+
+  /** A project-relative label for a file the guard reads (its path as given, outside the project). */
+  label(path: string): string {
+    const root = dirname(this.ctx.leopoldDir);
+    return path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
   }
 
   /**
    * Reads the file `word` names (relative to every directory a `cd` may have reached) and
-   * judges it: as a shell script, or with the mentions net for other code. Denied when it
-   * is computed, missing, unreadable or too big, or when the same command writes it.
+   * judges it as a file: as a shell script, or with the mentions net for other code. Unknown
+   * when it is computed, missing, unreadable or too big, or when the same command writes it.
    */
-  runFile(word: Word, what: string, kind: 'shell' | 'code' | 'make'): void {
-    const texts = this.readAll(word, what);
-    if (texts === null) return;
-    for (const text of texts) {
-      if (kind === 'shell') this.script(text, false);
-      else this.codeNet(text, what);
+  runFile(word: Word, what: string, kind: 'shell' | 'code', env?: Map<string, string | null>): void {
+    for (const { path, text } of this.readFiles(word, what) ?? []) {
+      const label = this.label(path);
+      if (kind === 'shell') this.script(text, false, what, { file: label, env });
+      else this.inFile(label, text, true, () => this.codeNet(text, label));
     }
   }
 
-  /** The texts of the file `word` names, one per directory it may be relative to; null (after an `unjudged` finding) when none can be read. */
+  /** The texts of the file `word` names (one per directory it may be relative to). */
   readAll(word: Word, what: string): string[] | null {
+    return this.readFiles(word, what)?.map((f) => f.text) ?? null;
+  }
+
+  /** The files `word` names with their texts, one per directory it may be relative to; null (after an unknown) when none can be read. */
+  readFiles(word: Word, what: string): { path: string; text: string }[] | null {
     if (word.dynamic || word.glob || word.text === '') {
-      this.unjudged(`${what}: a file named at run time (process substitution, variable or glob); write the path out literally`);
+      this.unjudged(`${what}: a file named at run time (process substitution, variable or glob)`);
       return null;
     }
     const text = word.text.startsWith('~/') ? join(this.cwds.home, word.text.slice(2)) : word.text;
@@ -422,50 +699,90 @@ export class Walk implements WalkApi {
       return null;
     }
     const paths = isAbsolute(text) ? [text] : this.cwds.dirs.map((d) => resolve(d, text));
-    const texts: string[] = [];
+    const found: { path: string; text: string }[] = [];
     for (const path of [...new Set(paths)]) {
       this.budget.spend(16);
-      this.ran.push({ path, what, writesBefore: this.unknownWrites });
+      this.ran.push({ path, what, writesBefore: this.unknownWrites, strict: this.strict, at: this.at });
       const body = this.ctx.readFile?.(path) ?? null;
       if (body !== null) {
         this.budget.spend(body.length >> 8);
-        texts.push(body);
+        found.push({ path, text: body });
       }
     }
-    if (texts.length === 0) {
-      this.unjudged(`${what}: the guard cannot read that file (missing, unreadable or over 256 KiB), so it cannot tell what it runs`);
+    if (found.length === 0) {
+      this.unjudged(`${what}: the guard cannot read that file (missing, unreadable or over 256 KiB)`);
       return null;
     }
-    return texts;
+    return found;
   }
 
-  /** A file the runners read as configuration (package.json, Makefile): null when absent; it also joins the TOCTOU check. */
+  /** A file the runners read as configuration (package.json, Makefile): null when absent; it also joins the TOCTOU check. Read once per walk. */
   readConfig(path: string): string | null {
+    const cached = this.configs.get(path);
+    if (cached !== undefined && cached.writesBefore === this.unknownWrites) return cached.text;
     this.budget.spend(16);
-    this.ran.push({ path, what: `reads ${basename(path)}`, writesBefore: this.unknownWrites });
-    return this.ctx.readFile?.(path) ?? null;
+    this.ran.push({ path, what: `reads ${this.label(path)}`, writesBefore: this.unknownWrites, strict: this.strict, at: this.at });
+    const text = cached?.text !== undefined ? cached.text : (this.ctx.readFile?.(path) ?? null);
+    this.configs.set(path, { text, writesBefore: this.unknownWrites });
+    return text;
   }
 
   /**
-   * The net for code the guard cannot run (interpreter code, Makefiles, gdb or vim commands):
-   * git with a guarded verb, a protected path named, kill-switch removal, `leopold run
-   * unlock`, or a process-spawning call whose command is assembled at run time.
+   * Code the guard cannot run (interpreter code, gdb or vim commands, a script on PATH):
+   * a protected path named, kill-switch removal, `leopold run unlock`; the commands its
+   * string literals run (`execSync('git push')`, `spawn('npm', ['publish'])`: judged like
+   * the command line); and a process started with a command assembled at run time, which
+   * is unknown (on the command line without the OS layer: refused; elsewhere only what the
+   * mentions net finds around it).
    */
   codeNet(code: string, what: string, backticksRun = false): void {
     this.budget.spend(1 + (code.length >> 8));
-    if (backticksRun) for (const m of code.matchAll(/`([^`]{1,4000})`/g)) this.script(m[1] as string, /[$@]/.test(m[1] as string), `${what} runs a command in backticks`);
-    for (const f of mentionFindings(code, `${what}`)) this.add(f);
-    for (const t of namedTargets(code, this.targets)) this.add({ lock: t.lock, what: `${what} names ${t.path.split('/').slice(-2).join('/')}` });
-    if (mentionsStopRemoval(code)) this.add({ lock: 'stop', what: `${what} removes .leopold/STOP` });
-    if (/\bleopold\b[^\n]*\brun\b[^\n]*\b(unlock|allow)\b/.test(code)) this.add({ lock: 'self', what: `${what} runs leopold run unlock/allow` });
-    const spawns = /child_process|\bexecSync\b|\bspawnSync\b|\bexecFileSync\b|\bsubprocess\b|\bos\.(system|popen|exec\w*|spawn\w*)|\bpty\.spawn|\bpopen\b|\bsystem\s*\(|\bexec\s*\(|\bqx\b|\bIO\.popen|\bKernel\.|\bspawn\s*\(|\bProcess\b/;
-    if (spawns.test(code)) {
-      const assembled = /\+|\bjoin\b|\bchr\b|fromCharCode|decode|reverse|\[::-1\]|\beval\b|atob|Buffer\.from|%|\.format|\$\{|\$[A-Za-z_]|\breplace\b|\bsplit\b|rot13|\\x|\\u|getattr|__import__|base64|\bargv\b|\benviron\b|getenv|process\.env|\bstdin\b|\bread\b|\binput\b|\bpack\b|\bsprintf\b|\bopen\b/;
-      if (assembled.test(code)) this.unjudged(`${what} starts a process whose command is assembled at run time; write the command out literally`);
-      for (const m of code.matchAll(/(["'])((?:(?!\1)[^\\\n]|\\.){1,4000})\1/g)) {
-        const literal = m[2] as string;
-        if (/[a-z]/.test(literal)) this.script(literal, false);
+    const saved = this.at;
+    try {
+      const lines = code.split('\n');
+      const lineOf = (re: RegExp) => lines.find((l) => re.test(l))?.trim().slice(0, 120) ?? saved;
+      for (const t of namedTargets(code, this.targets)) {
+        const name = basename(t.path);
+        this.add({ lock: t.lock, what: `${what} names ${t.path.split('/').slice(-2).join('/')}`, at: lineOf(new RegExp(name.replace(/\./g, '\\.'), 'i')) });
       }
+      if (mentionsStopRemoval(code)) this.add({ lock: 'stop', what: `${what} removes .leopold/STOP`, at: lineOf(/STOP/i) });
+      if (/\bleopold\b[^\n]*\brun\b[^\n]*\b(unlock|allow)\b/.test(code)) this.add({ lock: 'self', what: `${what} runs leopold run unlock/allow`, at: lineOf(/\bleopold\b/) });
+      if (backticksRun) {
+        for (const m of code.matchAll(/`([^`\n]{1,4000})`/g)) {
+          this.at = (m[0] as string).slice(0, 120);
+          this.script(m[1] as string, /[$@]/.test(m[1] as string), `${what} runs a command in backticks`);
+        }
+      }
+      // Literal commands in the code, wherever they are (arrays too: spawn('git', ['push'])).
+      for (const c of preciseCandidates(code, true)) {
+        this.at = c.line.slice(0, 120);
+        const words = (c.kind === 'git' ? ['git', ...c.args] : [c.program, ...c.args]).map(literalWord);
+        this.argv(words, {});
+      }
+      // Calls named for what they do (`publish({…})` of a release library, `release.create_git_tag(…)`).
+      for (const line of lines) {
+        const call = SHIP_CALLS.exec(line);
+        if (!call || isCommentLine(line)) continue;
+        const publish = /publish|upload|release/i.test(call[1] as string);
+        this.add({ lock: publish ? 'publish' : 'commit', what: `${what} calls ${call[1]}()`, at: line.trim().slice(0, 120), instead: publish ? 'nothing: the user publishes after the run' : 'leave the change in the working tree; the user commits and tags after the run' });
+      }
+      if (SPAWNS.test(code)) {
+        // Quote the line that starts a process with an assembled command, when one line does both.
+        this.at = lines.find((l) => SPAWNS.test(l) && ASSEMBLED.test(l))?.trim().slice(0, 120) ?? lineOf(SPAWNS);
+        if (ASSEMBLED.test(code)) this.unjudged(`${what} starts a process whose command is assembled at run time`);
+        // Each string literal may be a shell command the code runs (`execSync('rm -rf .leopold')`).
+        let judgedLiterals = 0;
+        for (const line of lines) {
+          if (!/["'`]/.test(line) || isCommentLine(line)) continue;
+          for (const literal of literals(line.length > 4096 ? line.slice(0, 4096) : line)) {
+            if (!/^[A-Za-z./~]/.test(literal) || !/\s/.test(literal) || ++judgedLiterals > MAX_LITERALS) continue;
+            this.at = line.trim().slice(0, 120);
+            this.script(literal, false, 'a string literal', { quiet: true });
+          }
+        }
+      }
+    } finally {
+      this.at = saved;
     }
   }
 
@@ -614,7 +931,26 @@ export class Walk implements WalkApi {
 
   private hits(word: Word, removal: boolean, recursive: boolean, extraDir?: string): Target[] {
     this.budget.spend();
-    return operandHits(word, this.targets, removal, recursive, this.withDir(extraDir), this.ctx.realpath);
+    const found = operandHits(word, this.targets, removal, recursive, this.withDir(extraDir), this.ctx.realpath);
+    if (this.ctx.osLayer !== true || word.dynamic || found.length === 0) return found;
+    // With the OS layer a directory above the protected paths (the project, a tree holding
+    // node_modules) may be removed, restored or linked: the sandbox keeps the protected files.
+    // `.leopold`, `.claude`, `.git` and the hooks' code are still refused by name.
+    return found.filter((t) => !this.aboveOnly(word, t, extraDir));
+  }
+
+  /** Does `word` hit `t` only as a directory above it, outside .leopold/, .claude/, .git/ and node_modules/leopold? */
+  private aboveOnly(word: Word, t: Target, extraDir?: string): boolean {
+    const root = dirname(this.ctx.leopoldDir);
+    const special = ['.leopold', '.claude', '.git', 'node_modules/leopold'].map((p) => join(root, p).toLowerCase());
+    const text = word.text.startsWith('~/') ? join(this.cwds.home, word.text.slice(2)) : word.text;
+    for (const dir of this.withDir(extraDir).dirs) {
+      const path = resolve(dir, text).toLowerCase();
+      const target = t.path.toLowerCase();
+      if (path === target || !target.startsWith(path.endsWith('/') ? path : `${path}/`)) return false;
+      if (special.some((s) => path === s || path.startsWith(`${s}/`))) return false;
+    }
+    return !word.glob;
   }
 
   /** The targets a file of unknown name lands on when placed in directory `dir`. */
@@ -633,7 +969,7 @@ export class Walk implements WalkApi {
   removal(words: Word[], recursive: boolean, what: string, extraDir?: string): void {
     for (const w of words) {
       if (w.dynamic && w.text === '') {
-        this.unjudged(`${what}: removes a path computed at run time; write the path out literally`);
+        this.unjudged(`${what}: removes a path computed at run time`, 'path');
         continue;
       }
       for (const t of this.hits(w, true, recursive, extraDir)) this.add({ lock: t.lock, what });
@@ -644,7 +980,7 @@ export class Walk implements WalkApi {
   overwrite(words: Word[], what: string, extraDir?: string): void {
     for (const w of words) {
       if (w.dynamic && w.text === '') {
-        this.unjudged(`${what}: writes a path computed at run time; write the path out literally`);
+        this.unjudged(`${what}: writes a path computed at run time`, 'path');
         continue;
       }
       for (const t of this.hits(w, false, false, extraDir)) this.add({ lock: t.lock, what });
@@ -655,7 +991,7 @@ export class Walk implements WalkApi {
   pathspecs(words: Word[], what: string, extraDir?: string): void {
     for (const w of words) {
       if (w.dynamic && w.text === '') {
-        this.unjudged(`${what}: a path or revision computed at run time could restore a protected file; write it out literally`);
+        this.unjudged(`${what}: a path or revision computed at run time could restore a protected file`, 'path');
         continue;
       }
       for (const t of this.hits(w, true, true, extraDir)) if (t.lock !== 'commit' && t.lock !== 'stop') this.add({ lock: t.lock, what });
@@ -666,15 +1002,19 @@ export class Walk implements WalkApi {
   /** Records what the command writes, for the TOCTOU check in finish(). */
   noteWrite(w: Word, extraDir?: string): void {
     if (w.dynamic || w.glob || this.cwds.unknown) {
-      this.unknownWrites++;
+      this.writesUnknown();
       return;
     }
-    for (const d of this.withDir(extraDir).dirs) this.written.add(resolve(d, w.text.startsWith('~/') ? join(this.cwds.home, w.text.slice(2)) : w.text).toLowerCase());
+    for (const d of this.withDir(extraDir).dirs) {
+      const path = resolve(d, w.text.startsWith('~/') ? join(this.cwds.home, w.text.slice(2)) : w.text).toLowerCase();
+      this.written.set(path, this.written.get(path) === true || this.strict);
+    }
   }
 
   /** The command writes files it does not name (an archive, a patch, interpreter code). */
   writesUnknown(): void {
     this.unknownWrites++;
+    if (this.strict) this.unknownStrictWrites++;
   }
 
   private withDir(extraDir: string | undefined): Cwds {
@@ -686,6 +1026,20 @@ export class Walk implements WalkApi {
   lockOf(t: Target): Lock {
     return t.lock;
   }
+}
+
+/** Every word, assignment value and here-document of parsed commands, as the shell reads them (bounded). */
+function wordsOf(commands: SimpleCommand[]): string {
+  const out: string[] = [];
+  let size = 0;
+  for (const c of commands) {
+    for (const part of [...c.words.map((w) => w.text), ...c.assignments.map((a) => `${a.name}=${a.value.text}`), ...c.redirects.map((r) => r.target.text), c.stdin?.text ?? '', '\n']) {
+      if (size > MAX_COMMAND_CHARS) return out.join(' ');
+      out.push(part);
+      size += part.length + 1;
+    }
+  }
+  return out.join(' ');
 }
 
 /** A short rendering of a command for a finding. */
@@ -750,4 +1104,3 @@ export function outputOf(cmd: SimpleCommand): { text: string; dynamic: boolean }
   return null;
 }
 
-void globMatch;

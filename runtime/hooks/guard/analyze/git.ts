@@ -1,10 +1,11 @@
 import { parseShell } from '../shell/parse.js';
 import type { Word } from '../shell/types.js';
 import { mentionsForce } from './mentions.js';
+import { shipOf } from './publish.js';
 import type { ArgvOptions, WalkApi } from './walk-api.js';
 
 /** Verbs that create commits on a branch (`--abort`/`--quit` alone are allowed: they undo). */
-export const COMMIT_VERBS = new Set(['commit', 'merge', 'cherry-pick', 'revert', 'am', 'rebase', 'commit-tree', 'pull', 'filter-branch', 'fast-import']);
+export const COMMIT_VERBS = new Set(['commit', 'merge', 'cherry-pick', 'revert', 'am', 'rebase', 'commit-tree', 'pull', 'fast-import']);
 /** Verbs that publish commits. */
 export const PUSH_VERBS = new Set(['push', 'send-pack', 'http-push']);
 const UNDO_ONLY = new Set(['--abort', '--quit', '--show-current-patch']);
@@ -170,11 +171,11 @@ export function analyzeGit(args: Word[], w: WalkApi, opts: ArgvOptions, depth = 
   const verbWord = args[i];
   const rest = args.slice(i + 1);
   if (!verbWord) {
-    if (opts.unknownTrailing) w.unjudged('git with its verb supplied at run time (xargs); write the git command out literally');
+    if (opts.unknownTrailing) w.unjudged('git with its verb supplied at run time (xargs)');
     return;
   }
   if (verbWord.dynamic || verbWord.glob) {
-    w.unjudged(`git with a verb computed at run time (${verbWord.text}${verbWord.dynamic ? '…' : ''}); write the git verb out literally`);
+    w.unjudged(`git with a verb computed at run time (${verbWord.text}${verbWord.dynamic ? '…' : ''})`);
     return;
   }
   const verb = verbWord.text;
@@ -228,19 +229,27 @@ function expandAlias(verb: string, body: string, rest: Word[], w: WalkApi, opts:
 }
 
 function judgeVerb(verb: string, rest: Word[], w: WalkApi, opts: ArgvOptions, config: GitConfig, dir: string | undefined): void {
-  const shown = `git ${[verb, ...rest.map((r) => r.text)].join(' ')}`.slice(0, 80);
+  // The refusal quotes the command as written; `shown` names the verb for the reason.
+  const shown = `git ${verb}`;
+  if (verb === 'filter-branch' || verb === 'filter-repo') {
+    // History rewrites are in the publishing catalog (never lifted).
+    const ship = shipOf('git', [verb, ...rest.map((r) => r.text)]);
+    if (ship) w.add({ lock: 'publish', what: ship.what, ...(ship.entry.instead ? { instead: ship.entry.instead } : {}) });
+    return;
+  }
   if (COMMIT_VERBS.has(verb)) {
     const undo = rest.length === 1 && UNDO_ONLY.has((rest[0] as Word).text);
-    if (!undo) w.add({ lock: 'commit', what: shown });
+    if (!undo) w.add({ lock: 'commit', what: `${shown} creates commits` });
     return;
   }
   if (PUSH_VERBS.has(verb)) {
-    w.add({ lock: 'push', what: shown });
+    w.add({ lock: 'push', what: `${shown} publishes commits to a remote` });
     judgePush(verb, rest, w, opts, config, shown);
     return;
   }
   const sub = rest[0]?.text;
-  const ref = (why: string) => w.add({ lock: 'commit', what: `${shown} (${why})` });
+  const ref = (why: string, instead?: string) => w.add({ lock: 'commit', what: `${shown} ${why}`, ...(instead ? { instead } : {}) });
+  const BRANCH = 'work on the current branch; the user creates branches after the run';
   const flags = rest.filter((r) => r.text.startsWith('-')).map((r) => r.text);
   const positional = rest.filter((r) => !r.text.startsWith('-') || r.dynamic);
   const has = (...names: string[]) => flags.some((f) => names.includes(f.split('=')[0] as string) || names.some((n) => /^-[a-zA-Z]$/.test(n) && /^-[a-zA-Z]+$/.test(f) && f.includes(n[1] as string)));
@@ -261,16 +270,16 @@ function judgeVerb(verb: string, rest: Word[], w: WalkApi, opts: ArgvOptions, co
     case 'branch': {
       const listing = has('-l', '--list', '-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--show-current', '--format', '--sort', '--column', '--no-column');
       const upstream = has('-u', '--set-upstream-to', '--unset-upstream', '--edit-description');
-      if (has('-f', '--force', '-m', '-M', '--move', '-c', '-C', '--copy', '-d', '-D', '--delete')) ref('creates, moves, copies or deletes a branch');
-      else if (positional.length > 0 && !listing && !upstream) ref('creates a branch');
+      if (has('-f', '--force', '-m', '-M', '--move', '-c', '-C', '--copy', '-d', '-D', '--delete')) ref('creates, moves, copies or deletes a branch', BRANCH);
+      else if (positional.length > 0 && !listing && !upstream) ref('creates a branch', BRANCH);
       return;
     }
     case 'checkout':
-      if (has('-b', '-B', '--orphan')) ref('creates a branch');
+      if (has('-b', '-B', '--orphan')) ref('creates a branch', BRANCH);
       w.pathspecs(positional, shown, dir);
       return;
     case 'switch':
-      if (has('-c', '-C', '--create', '--force-create', '--orphan')) ref('creates a branch');
+      if (has('-c', '-C', '--create', '--force-create', '--orphan')) ref('creates a branch', BRANCH);
       return;
     case 'reset': {
       const dash = rest.findIndex((r) => r.text === '--');
@@ -278,17 +287,17 @@ function judgeVerb(verb: string, rest: Word[], w: WalkApi, opts: ArgvOptions, co
       const mode = has('--soft', '--hard', '--mixed', '--merge', '--keep');
       const rev = before[0];
       const looksRev = (r: Word) => r.dynamic || /[~^]|@\{|^[0-9a-f]{7,40}$|^(origin|upstream|refs)\//.test(r.text) || (!/[./]/.test(r.text) && !['HEAD', '@'].includes(r.text));
-      if (rev && !['HEAD', '@'].includes(rev.text) && (mode || looksRev(rev))) ref('moves the branch to another commit');
+      if (rev && !['HEAD', '@'].includes(rev.text) && (mode || looksRev(rev))) ref('moves the branch to another commit', 'undo changes in the working tree (`git checkout -- FILE`, `git restore FILE`); the branch stays where it is');
       w.pathspecs(dash < 0 ? before.slice(1) : rest.slice(dash + 1), shown, dir);
       return;
     }
     case 'tag':
-      if (has('-d', '--delete')) ref('deletes a tag');
-      else if (positional.length > 0 && !has('-l', '--list', '-v', '--verify', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format', '--column')) ref('creates a tag');
+      if (has('-d', '--delete')) ref('deletes a tag', 'nothing: the user tags after the run');
+      else if (positional.length > 0 && !has('-l', '--list', '-v', '--verify', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format', '--column')) ref('creates a tag', 'nothing: the user tags after the run');
       return;
     case 'stash':
       if (sub === 'list' || sub === 'show') return;
-      ref("it writes refs/stash, which the run's lock on .git/refs forbids; set changes aside with `git diff > changes.patch` instead");
+      ref("writes refs/stash, which the run's lock on .git/refs forbids", 'set changes aside with `git diff > changes.patch` (and bring them back with `git apply changes.patch`)');
       if (has('-u', '--include-untracked', '-a', '--all')) w.removal([{ text: '.', dynamic: false, quoted: false, glob: false }], true, `${shown} (removes untracked files)`, dir);
       return;
     case 'notes':
@@ -303,7 +312,7 @@ function judgeVerb(verb: string, rest: Word[], w: WalkApi, opts: ArgvOptions, co
     case 'fetch': {
       const specs = positional.slice(1);
       for (const sp of specs) {
-        if (sp.dynamic) ref('a refspec computed at run time could write a local branch');
+        if (sp.dynamic) w.unjudged(`${shown}: a refspec computed at run time could write a local branch`);
         const colon = sp.text.indexOf(':');
         if (colon < 0) continue;
         const dst = sp.text.slice(colon + 1);
@@ -381,16 +390,16 @@ function judgeVerb(verb: string, rest: Word[], w: WalkApi, opts: ArgvOptions, co
       return;
     }
     case 'subtree':
-      if (sub === 'push') w.add({ lock: 'push', what: shown });
-      else if (sub === 'add' || sub === 'merge' || sub === 'pull' || sub === 'split') w.add({ lock: 'commit', what: shown });
+      if (sub === 'push') w.add({ lock: 'push', what: `${shown} push publishes commits` });
+      else if (sub === 'add' || sub === 'merge' || sub === 'pull' || sub === 'split') w.add({ lock: 'commit', what: `${shown} ${sub} creates commits` });
       return;
     case 'svn':
-      if (sub === 'dcommit') w.add({ lock: 'push', what: shown });
-      else if (sub === 'rebase') w.add({ lock: 'commit', what: shown });
+      if (sub === 'dcommit') w.add({ lock: 'push', what: `${shown} dcommit publishes commits` });
+      else if (sub === 'rebase') w.add({ lock: 'commit', what: `${shown} rebase rewrites commits` });
       return;
     case 'p4':
-      if (sub === 'submit') w.add({ lock: 'push', what: shown });
-      else if (sub === 'rebase') w.add({ lock: 'commit', what: shown });
+      if (sub === 'submit') w.add({ lock: 'push', what: `${shown} submit publishes commits` });
+      else if (sub === 'rebase') w.add({ lock: 'commit', what: `${shown} rebase rewrites commits` });
       return;
     case 'config':
       judgeConfig(rest, w, shown, dir);
@@ -415,7 +424,7 @@ function judgeVerb(verb: string, rest: Word[], w: WalkApi, opts: ArgvOptions, co
 }
 
 function judgePush(verb: string, rest: Word[], w: WalkApi, opts: ArgvOptions, config: GitConfig, shown: string): void {
-  const force = (why: string) => w.add({ lock: 'force', what: `${shown} (${why})` });
+  const force = (why: string) => w.add({ lock: 'force', what: `${shown}: ${why}` });
   if (config.forcing) force('inline config makes the push a mirror or forced push');
   const positional: Word[] = [];
   let computed = opts.unknownTrailing === true;

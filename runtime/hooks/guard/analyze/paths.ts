@@ -88,10 +88,31 @@ function globHits(pattern: string, t: Target, removal: boolean, recursive: boole
   return false;
 }
 
-/** Names whose mention in a computed operand ties it to a target. */
-function namesOf(t: Target): string[] {
-  const name = basename(t.path);
-  return name === 'leopold' ? ['leopold'] : [name, '.leopold'];
+/**
+ * What a computed operand's known text must name to tie it to a target: the target's own
+ * directory and name (`.leopold/STOP`, `.git/config`, `.claude/settings.json`,
+ * `node_modules/leopold`), or for a recursive removal the protected directory itself
+ * (`"$ROOT/.leopold"`, `"$X/.git"`). A bare `config` or `STOP` names nothing.
+ */
+function namedBy(t: Target, text: string, removal: boolean, recursive: boolean): boolean {
+  const parts = slash(t.path).split('/');
+  const leaf = (parts.at(-1) as string).toLowerCase();
+  const dir = (parts.at(-2) as string).toLowerCase();
+  const lowered = text.toLowerCase();
+  const pair = dir === 'node_modules' || dir === '.bin' ? `node_modules/${dir === '.bin' ? '.bin/' : ''}${leaf}` : `${dir}/${leaf}`;
+  if (lowered.includes(pair)) return true;
+  // The lock's distinctive names anywhere.
+  if (/^(guardrails\.md|allow_git|allow_push)$/.test(leaf) && lowered.includes(leaf)) return true;
+  // A known tail that ends with the target's name, its directory computed or matching
+  // (`"$(echo .leo)pold/STOP"`, `"$DIR/STOP"`): but not another directory's file of that
+  // name (`"$REPO/.cargo/config"` is no `.git/config`).
+  const segments = lowered.split('/');
+  if (segments.at(-1) === leaf) {
+    const prev = segments.at(-2);
+    const complete = segments.length >= 3;
+    if (prev === undefined || prev === '' || (complete ? prev === dir : dir.endsWith(prev))) return true;
+  }
+  return removal && recursive && new RegExp(`(^|/)${dir.replace(/\./g, '\\.')}/?$`).test(lowered);
 }
 
 /**
@@ -102,10 +123,7 @@ function namesOf(t: Target): string[] {
  */
 export function operandHits(word: Word, targets: readonly Target[], removal: boolean, recursive: boolean, cwds: Cwds, realpath?: (p: string) => string): Target[] {
   const text = word.text;
-  if (word.dynamic) {
-    const t = text.toLowerCase();
-    return targets.filter((target) => (target.on === 'any' || removal) && namesOf(target).some((n) => t.includes(n.toLowerCase())));
-  }
+  if (word.dynamic) return targets.filter((target) => (target.on === 'any' || removal) && namedBy(target, text, removal, recursive));
   const expanded = expandTilde(text, cwds.home);
   const bases = isAbsolute(expanded) ? ['/'] : cwds.dirs;
   const hits = new Set<Target>();

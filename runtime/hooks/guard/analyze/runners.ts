@@ -1,232 +1,21 @@
-import { dirname, join, resolve } from 'node:path';
 import type { SimpleCommand, Word } from '../shell/types.js';
 import type { Walk } from './command.js';
+import { INTERPRETERS } from './interpreters.js';
+import { make } from './make.js';
+import { monorepo, packageManager, scriptRunners } from './packages.js';
+import { noxRunner, rakeRunner, taskRunner, toxRunner } from './taskrunners.js';
 import type { ArgvOptions } from './walk-api.js';
 
-// Programs that run other programs or code given to them: package managers' scripts, make,
-// interpreters, tmux/screen, gdb, tar/sed/awk/ed/vim exec features, socat. Each is judged
-// by what it would run: a literal script is walked like the command line, code the guard
-// cannot run goes through the mentions net (Walk.codeNet), and anything computed is denied.
+// Programs that run other programs or code given to them: package managers' scripts
+// (packages.ts), make (make.ts), interpreters (interpreters.ts), `uv run`-style runners,
+// tmux/screen, gdb, tar/sed/awk/ed/vim exec features, socat. Each is judged by what it
+// would run: a literal script is walked like the command line, code the guard cannot run
+// goes through the code net (Walk.codeNet), and anything computed is unknown.
 
 type Runner = (args: Word[], w: Walk, opts: ArgvOptions, cmd?: SimpleCommand) => void;
 
 const lit = (text: string): Word => ({ text, dynamic: false, quoted: true, glob: false });
 const joined = (words: Word[]) => ({ text: words.map((x) => x.text).join(' '), dynamic: words.some((x) => x.dynamic) });
-
-/** Lifecycle scripts npm runs for the root package on these verbs. */
-const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare', 'prepack', 'postpack', 'prepublishOnly', 'publish', 'postpublish', 'dependencies'];
-const INSTALL_VERBS = new Set(['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isnta', 'isntal', 'isntall', 'add', 'ci', 'clean-install', 'ic', 'install-clean', 'install-test', 'it', 'install-ci-test', 'cit', 'rebuild', 'rb', 'pack', 'publish', 'update', 'up', 'upgrade', 'udpate', 'link', 'ln', 'uninstall', 'remove', 'rm', 'un', 'unlink', 'r', 'dedupe', 'ddp', 'prune']);
-const NPM_WITH_VALUE = new Set(['--prefix', '-C', '--workspace', '-w', '--userconfig', '--globalconfig', '--cache', '--registry', '--loglevel', '--tag']);
-
-/** The nearest package.json at or above each directory the command may be in. */
-function packageScripts(w: Walk, prefix: string | undefined): { dir: string; scripts: Record<string, unknown> } | null {
-  for (const start of w.cwds.dirs.map((d) => (prefix ? resolve(d, prefix) : d))) {
-    for (let dir = start; ; dir = dirname(dir)) {
-      const path = join(dir, 'package.json');
-      const text = w.readConfig(path);
-      if (text !== null) {
-        try {
-          const pkg = JSON.parse(text) as { scripts?: unknown };
-          const scripts = pkg.scripts !== null && typeof pkg.scripts === 'object' ? (pkg.scripts as Record<string, unknown>) : {};
-          return { dir, scripts };
-        } catch {
-          w.unjudged(`${path} does not parse, so the guard cannot tell which scripts run`);
-          return null;
-        }
-      }
-      if (dirname(dir) === dir) break;
-    }
-  }
-  return null;
-}
-
-/** Walks package scripts `names` (missing ones are skipped: npm skips them too). */
-function runScripts(w: Walk, names: string[], what: string, prefix?: string): void {
-  if (w.cwds.unknown) {
-    w.unjudged(`${what} after a cd to a computed directory: the guard cannot tell which package.json applies`);
-    return;
-  }
-  const pkg = packageScripts(w, prefix);
-  if (!pkg) return;
-  for (const rc of [join(pkg.dir, '.npmrc'), join(w.cwds.home, '.npmrc')]) {
-    const text = w.readConfig(rc);
-    if (text !== null && /script-shell|node-options|onload-script/i.test(text)) w.unjudged(`${rc} sets script-shell/node-options: npm would run scripts through code the guard cannot see`);
-  }
-  for (const name of names) {
-    const script = pkg.scripts[name];
-    if (typeof script === 'string') w.script(script, false);
-  }
-}
-
-function npm(args: Word[], w: Walk, bin: 'npm' | 'yarn' | 'pnpm' | 'bun'): void {
-  const positional: Word[] = [];
-  let prefix: string | undefined;
-  let ignoreScripts = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as Word;
-    if (a.dynamic && positional.length < 2) return w.unjudged(`${bin} with a computed argument (${a.text}…); write it out literally`);
-    if (positional.length === 0 && a.text.startsWith('-')) {
-      if (/^--script-shell|^--node-options/.test(a.text)) return w.unjudged(`${bin} ${a.text}: scripts would run through code the guard cannot see`);
-      if (a.text === '--ignore-scripts') ignoreScripts = true;
-      if (NPM_WITH_VALUE.has(a.text)) {
-        if (a.text === '--prefix' || a.text === '-C') prefix = args[i + 1]?.text;
-        i++;
-      } else if (a.text.startsWith('--prefix=')) prefix = a.text.slice(9);
-      continue;
-    }
-    if (a.text === '--ignore-scripts') ignoreScripts = true;
-    positional.push(a);
-  }
-  const verb = positional[0]?.text ?? (bin === 'npm' ? '' : 'install');
-  const name = positional[1]?.text;
-  const what = `${bin} ${positional.map((p) => p.text).join(' ')}`.trim().slice(0, 80);
-  const scripts = (n: string) => (ignoreScripts ? [n] : [`pre${n}`, n, `post${n}`]);
-  if (verb === 'version' && !args.some((a) => a.text === '--no-git-tag-version' || a.text === '--no-commit-hooks' && false)) {
-    if (name && !['--help', 'help'].includes(name)) {
-      w.add({ lock: 'commit', what: `${what} (it commits the version bump and tags it)` });
-      runScripts(w, ['preversion', 'version', 'postversion'], what, prefix);
-    }
-    return;
-  }
-  if (['exec', 'x', 'dlx'].includes(verb) || bin === 'bun' && verb === 'x') {
-    const call = args.findIndex((a) => a.text === '-c' || a.text === '--call');
-    if (call >= 0) {
-      const text = args[call + 1] ?? args.find((a) => a.text.startsWith('--call='));
-      if (text) w.script(text.text.replace(/^--call=/, ''), text.dynamic, `${bin} exec -c runs a script`);
-      return;
-    }
-    const rest = positional.slice(1).filter((p) => p.text !== '--');
-    const pkgName = rest[0]?.text.replace(/@[^/@]*$/, '') ?? '';
-    if (/(^|\/)leopold$/.test(pkgName)) w.leopold(rest.slice(1), rest);
-    else if (rest.length > 0 && (rest[0]?.text === 'git' || rest[0]?.text === 'sh' || rest[0]?.text === 'bash')) w.argv(rest, {});
-    return;
-  }
-  if (['test', 't', 'tst', 'start', 'stop', 'restart'].includes(verb)) {
-    const full = verb === 't' || verb === 'tst' ? 'test' : verb;
-    return runScripts(w, verb === 'restart' ? [...scripts('restart'), ...scripts('stop'), ...scripts('start')] : scripts(full), what, prefix);
-  }
-  if (['run', 'run-script', 'rum', 'urn'].includes(verb)) {
-    if (!name) return;
-    if (positional[1]?.dynamic) return w.unjudged(`${what}: a script name computed at run time`);
-    return runScripts(w, scripts(name), what, prefix);
-  }
-  if (INSTALL_VERBS.has(verb) || verb === '') {
-    if (verb === '' && bin === 'npm') return;
-    if (!ignoreScripts) runScripts(w, INSTALL_SCRIPTS, what, prefix);
-    return;
-  }
-  if (verb === 'pkg' && positional[1]?.text === 'set') {
-    w.noteWrite(lit('package.json'));
-    if (positional.slice(2).some((p) => /^scripts\./.test(p.text))) {
-      for (const p of positional.slice(2)) {
-        const eq = p.text.indexOf('=');
-        if (eq > 0) w.script(p.text.slice(eq + 1), p.dynamic, 'npm pkg set writes a script');
-      }
-    }
-    return;
-  }
-  if (verb === 'config' && positional.some((p) => /script-shell|node-options|onload-script/.test(p.text))) return w.unjudged(`${what}: scripts would run through code the guard cannot see`);
-  if (bin !== 'npm' && !YARN_BUILTINS.has(verb)) return runScripts(w, scripts(verb), what, prefix);
-}
-
-const YARN_BUILTINS = new Set('add audit autoclean bin cache check config create dedupe dlx exec generate-lock-entry global help import info init install licenses link list login logout node outdated owner pack patch plugin policies publish rebuild remove set team unlink unplug upgrade upgrade-interactive version versions why workspace workspaces store fetch env root prune update'.split(' '));
-
-/** make: the Makefile's text (and files it includes) through the mentions net. */
-function make(args: Word[], w: Walk): void {
-  let dir: string | undefined;
-  const files: Word[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as Word;
-    if (a.text === '-f' || a.text === '--file' || a.text === '--makefile') files.push(args[++i] ?? lit(''));
-    else if (/^--(file|makefile)=/.test(a.text)) files.push({ ...a, text: a.text.slice(a.text.indexOf('=') + 1) });
-    else if (a.text.startsWith('-f') && a.text.length > 2 && !a.text.startsWith('--')) files.push({ ...a, text: a.text.slice(2) });
-    else if (a.text === '-C' || a.text === '--directory') dir = args[++i]?.text;
-    else if (a.text.startsWith('--directory=')) dir = a.text.slice(12);
-    else if (a.text.startsWith('--eval=')) w.codeNet(a.text.slice(7), 'make --eval');
-    else if (a.text === '-E' || a.text === '--eval') w.codeNet(args[++i]?.text ?? '', 'make --eval');
-  }
-  if (files.length > 0) {
-    for (const f of files) w.runFile(dir && !f.dynamic ? { ...f, text: resolve(dir, f.text) } : f, `make -f ${f.text}`, 'make');
-    return;
-  }
-  if (w.cwds.unknown) return w.unjudged('make after a cd to a computed directory: the guard cannot tell which Makefile runs');
-  for (const d of w.cwds.dirs) {
-    const base = dir ? resolve(d, dir) : d;
-    for (const name of ['GNUmakefile', 'makefile', 'Makefile']) {
-      const text = w.readConfig(join(base, name));
-      if (text === null) continue;
-      w.codeNet(text, `make (${name})`);
-      for (const m of text.matchAll(/^\s*-?s?include\s+(.+)$/gm)) {
-        for (const inc of (m[1] as string).trim().split(/\s+/)) {
-          if (/[$%*]/.test(inc)) w.unjudged(`${name} includes ${inc}, a file named at run time`);
-          else {
-            const body = w.readConfig(resolve(base, inc));
-            if (body !== null) w.codeNet(body, `make (${inc})`);
-          }
-        }
-      }
-      break;
-    }
-  }
-}
-
-const CODE_FLAGS: Record<string, string[]> = {
-  python: ['-c'],
-  node: ['-e', '--eval', '-p', '--print'],
-  perl: ['-e', '-E'],
-  ruby: ['-e'],
-  php: ['-r'],
-  expect: ['-c'],
-  tclsh: [],
-  lua: ['-e'],
-  deno: ['eval'],
-  bun: ['-e', '--eval', '-p', '--print'],
-  osascript: ['-e'],
-  pwsh: ['-c', '-Command', '-EncodedCommand'],
-};
-/** Interpreters where `…` runs a shell command. */
-const BACKTICKS_RUN = new Set(['perl', 'ruby', 'php']);
-const VALUE_FLAGS = new Set(['-m', '-W', '-X', '-r', '--require', '--import', '--loader', '--input-type', '-I', '-M', '-x', '--experimental-loader', '--conditions', '-C', '--env-file']);
-
-/** python/node/perl/ruby…: inline code or a script file, through the mentions net. */
-function interpreter(family: string, args: Word[], w: Walk, cmd?: SimpleCommand): void {
-  const flags = CODE_FLAGS[family] ?? [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as Word;
-    if (a.dynamic) return w.unjudged(`${family} with code or arguments computed at run time`);
-    const t = a.text;
-    const code = flags.find((f) => t === f || (f.length === 2 && t.startsWith(f) && !t.startsWith('--') && family !== 'node')) ?? (/^-[a-zA-Z]*e$/.test(t) && (family === 'perl' || family === 'ruby') ? t : undefined);
-    if (code !== undefined) {
-      const body = t === code ? args[i + 1] : { ...a, text: t.slice(code.length) };
-      if (!body) return;
-      if (body.dynamic) return w.unjudged(`${family} runs code computed at run time`);
-      w.codeNet(body.text, `${family} inline code`, BACKTICKS_RUN.has(family));
-      w.codeNet(args.slice(i + 2).map((x) => x.text).join(' '), `${family} code arguments`);
-      w.writesUnknown();
-      return;
-    }
-    if (t === '-m' && family === 'python') return; // a module: installed code
-    if (t === '-' ) return w.shellStdin(family, cmd, (text) => w.codeNet(text, `${family} code on stdin`));
-    if (t.startsWith('-')) {
-      if (VALUE_FLAGS.has(t)) {
-        if (['-r', '--require', '--import', '--loader', '--experimental-loader'].includes(t)) {
-          const mod = args[i + 1];
-          if (mod && /^[./~]/.test(mod.text)) w.runFile(mod, `${family} ${t} ${mod.text}`, 'code');
-        }
-        i++;
-      }
-      if (['--version', '-v', '-V', '--help', '-h'].includes(t)) return;
-      continue;
-    }
-    if (family === 'deno' && ['run', 'eval', 'test', 'task'].includes(t)) continue;
-    if (/(^|\/)leopold(\.[cm]?js)?$/.test(t)) return w.leopold(args.slice(i + 1), args.slice(i));
-    w.runFile(a, `${family} ${t}`, 'code');
-    w.codeNet(args.slice(i + 1).map((x) => x.text).join(' '), `${family} script arguments`);
-    return;
-  }
-  // No code and no script: the interpreter reads its program from stdin.
-  w.shellStdin(family, cmd, (text) => w.codeNet(text, `${family} code on stdin`));
-}
 
 /** awk: `system()`, pipes to commands and output redirections in the program. */
 function awk(args: Word[], w: Walk): void {
@@ -302,7 +91,11 @@ function sed(args: Word[], w: Walk): void {
   if (args.some((a) => /^-[a-zA-Z]*i|^--in-place/.test(a.text) && !a.dynamic)) w.overwrite(operands, `sed -i ${operands.map((o) => o.text).join(' ')}`.slice(0, 80));
   for (const s of scripts) {
     if (s.dynamic) {
-      w.unjudged('sed runs a script computed at run time');
+      // `sed "s/$from/$to/"` in a file the guard reads: a substitution (its computed part is
+      // most likely the pattern or replacement) is judged by its known text; on the command
+      // line without the OS layer a computed part could be an `e` flag, so it stays unknown.
+      if (!w.strict && /^\s*(?:\d+|\$|\/[^/]*\/)?\s*s([^\w\s\\])/.test(s.text) && /^[^;\n]*$/.test(s.text)) sedScript(s.text, w);
+      else w.unjudged('sed runs a script computed at run time');
       continue;
     }
     sedScript(s.text, w);
@@ -607,17 +400,66 @@ function parallel(args: Word[], w: Walk): void {
   } else w.argv(head, { unknownTrailing: true });
 }
 
-const family = (base: string) => base.replace(/[0-9.]+$/, '').replace(/^nodejs$/, 'node');
+/** `uv run CMD`, `poetry run CMD`, `bundle exec CMD`…: the command after the tool's own options. */
+const RUN_WRAPPERS: Record<string, { sub: string[]; valued: string[] }> = {
+  uv: { sub: ['run'], valued: ['--with', '--with-requirements', '--python', '-p', '--package', '--directory', '--project', '--env-file', '--extra', '--group', '--index', '--index-url', '-i'] },
+  uvx: { sub: [], valued: ['--from', '--with', '--python', '-p'] },
+  poetry: { sub: ['run'], valued: ['-C', '--directory', '-P', '--project'] },
+  pipenv: { sub: ['run'], valued: [] },
+  pdm: { sub: ['run'], valued: ['-p', '--project'] },
+  rye: { sub: ['run'], valued: [] },
+  hatch: { sub: ['run'], valued: ['-e', '--env'] },
+  pixi: { sub: ['run', 'exec'], valued: ['-e', '--environment', '--manifest-path'] },
+  conda: { sub: ['run'], valued: ['-n', '--name', '-p', '--prefix', '--cwd'] },
+  mamba: { sub: ['run'], valued: ['-n', '--name', '-p', '--prefix'] },
+  micromamba: { sub: ['run'], valued: ['-n', '--name', '-p', '--prefix'] },
+  bundle: { sub: ['exec'], valued: ['--gemfile'] },
+  dotenv: { sub: [], valued: ['-e', '-c', '-v'] },
+  'env-cmd': { sub: [], valued: ['-f', '--file', '-e', '--environments', '-r', '--rc-file'] },
+};
+
+function runWrapper(tool: string, args: Word[], w: Walk, opts: ArgvOptions, cmd?: SimpleCommand): void {
+  const spec = RUN_WRAPPERS[tool] as { sub: string[]; valued: string[] };
+  let i = 0;
+  if (spec.sub.length > 0) {
+    const verb = args.findIndex((a) => !a.text.startsWith('-'));
+    if (verb < 0 || !spec.sub.includes(args[verb]!.text)) return;
+    i = verb + 1;
+  }
+  for (; i < args.length; i++) {
+    const t = args[i]!.text;
+    if (t === '--') {
+      i++;
+      break;
+    }
+    if (!t.startsWith('-')) break;
+    if (spec.valued.includes(t)) i++;
+  }
+  if (i < args.length) w.argv(args.slice(i), opts, cmd);
+}
 
 /** The runner for each program name the walk hands over. */
 export const RUNNERS: Record<string, Runner> = {
-  npm: (a, w) => npm(a, w, 'npm'),
-  npx: (a, w) => npm([lit('exec'), ...a], w, 'npm'),
-  yarn: (a, w) => npm(a, w, 'yarn'),
-  pnpm: (a, w) => npm(a, w, 'pnpm'),
-  pnpx: (a, w) => npm([lit('exec'), ...a], w, 'pnpm'),
-  bun: (a, w) => npm(a, w, 'bun'),
+  npm: (a, w, o, c) => packageManager('npm', a, w, o, c),
+  npx: (a, w, o, c) => packageManager('npm', [lit('exec'), ...a], w, o, c),
+  yarn: (a, w, o, c) => packageManager('yarn', a, w, o, c),
+  pnpm: (a, w, o, c) => packageManager('pnpm', a, w, o, c),
+  pnpx: (a, w, o, c) => packageManager('pnpm', [lit('dlx'), ...a], w, o, c),
+  bunx: (a, w, o, c) => packageManager('bun', [lit('x'), ...a], w, o, c),
+  turbo: (a, w, o) => monorepo('turbo', a, w, o),
+  nx: (a, w, o) => monorepo('nx', a, w, o),
+  lerna: (a, w, o) => monorepo('lerna', a, w, o),
+  'npm-run-all': (a, w) => scriptRunners('npm-run-all', a, w),
+  'npm-run-all2': (a, w) => scriptRunners('npm-run-all', a, w),
+  'run-s': (a, w) => scriptRunners('run-s', a, w),
+  'run-p': (a, w) => scriptRunners('run-p', a, w),
+  concurrently: (a, w) => scriptRunners('concurrently', a, w),
   make: (a, w) => make(a, w),
+  task: (a, w) => taskRunner(a, w),
+  'go-task': (a, w) => taskRunner(a, w),
+  tox: (a, w) => toxRunner(a, w),
+  nox: (a, w) => noxRunner(a, w),
+  rake: (a, w) => rakeRunner(a, w),
   gmake: (a, w) => make(a, w),
   awk: (a, w) => awk(a, w),
   gawk: (a, w) => awk(a, w),
@@ -643,13 +485,8 @@ export const RUNNERS: Record<string, Runner> = {
   at: (a, w, _o, c) => at('at', a, w, c),
   batch: (a, w, _o, c) => at('batch', a, w, c),
   parallel: (a, w) => parallel(a, w),
-  perl: (a, w, _o, c) => {
-    if (a.some((x) => /^-[a-zA-Z]*i/.test(x.text))) w.overwrite(a.filter((x) => !x.text.startsWith('-')).slice(1), 'perl -i');
-    interpreter('perl', a, w, c);
-  },
-  ...Object.fromEntries(
-    ['python', 'python2', 'python3', 'node', 'nodejs', 'ruby', 'php', 'deno', 'osascript', 'tclsh', 'lua', 'pwsh', 'powershell', 'expect', 'wish', 'Rscript', 'julia'].map((b) => [b, ((a, w, _o, c) => interpreter(family(b), a, w, c)) as Runner]),
-  ),
+  ...INTERPRETERS,
+  ...Object.fromEntries(Object.keys(RUN_WRAPPERS).map((tool) => [tool, ((a, w, o, c) => runWrapper(tool, a, w, o, c)) as Runner])),
 };
 
 /** Hands `base` to its runner (python3.12 → python). */

@@ -22,6 +22,8 @@ const UNSHARE_VALUES = ['-S', '--setuid', '-G', '--setgid', '-R', '--root', '-w'
 
 export const WRAPPERS: Record<string, WrapperSpec> = {
   env: { withValue: ['-u', '--unset', '-C', '--chdir', '-P', '-S', '--split-string', '-a', '--argv0'], assignments: true, split: ['-S', '--split-string'] },
+  'cross-env': { withValue: [], assignments: true },
+  'cross-env-shell': { withValue: [], assignments: true },
   sudo: {
     withValue: ['-u', '--user', '-g', '--group', '-h', '--host', '-p', '--prompt', '-C', '--close-from', '-D', '--chdir', '-r', '--role', '-t', '--type', '-U', '--other-user', '-T', '--command-timeout'],
     assignments: true,

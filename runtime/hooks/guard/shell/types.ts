@@ -27,6 +27,16 @@ export interface SimpleCommand {
   stdin: { text: string; dynamic: boolean } | null;
   /** The command before it in a pipeline (its output is this command's stdin). */
   pipedFrom: SimpleCommand | null;
+  /** The command as written in the text it was parsed from (for a refusal to quote). */
+  source: string;
+  /** The parser's word clock where the command starts (what was defined before it). */
+  clock: number;
+  /**
+   * Set on a marker (no words) where arithmetic evaluates a value computed at run time:
+   * bash runs a command substitution inside an array subscript of such a value
+   * (`x='a[$(cmd)]'; (( x ))`). What it is, for the reason.
+   */
+  arithmetic?: string;
 }
 
 /** Every simple command of a script, in source order, nested ones included. */
@@ -36,6 +46,10 @@ export interface ShellScript {
   vars: Map<string, string | null>;
   /** The script runs `eval`/`source`/`trap` or a computed command: no variable is known. */
   unreliable: boolean;
+  /** Variables the script exports (a child process inherits these, and only these). */
+  exported: Set<string>;
+  /** Functions the script certainly defines, with the word clock of the definition (SimpleCommand.clock). */
+  functions: Map<string, number>;
 }
 
 /** The script could not be parsed (unterminated quote, unbalanced parentheses, too deep). */
