@@ -204,10 +204,10 @@ describe('leopold graph: plans', () => {
     const dir = project({ '.leopold/PLAN.md': '- [ ] One\n', '.leopold/GUARDRAILS.md': '# Guardrails\n\n- autonomy: akss   # strict\n- max_iteration: 2   # cap\n' });
     const r = leopold(['graph'], dir);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^\.leopold\/GUARDRAILS\.md:3:13: warning\b.*bad-guardrail.*autonomy is "akss"; expected full or ask/m);
+    expect(r.stderr).toMatch(/^\.leopold\/GUARDRAILS\.md:3:13: warning: autonomy is "akss"; expected full or ask.* \[bad-guardrail\]$/m);
     expect(r.stderr).toContain('  3 | - autonomy: akss   # strict\n    |             ^^^^\n');
     expect(r.stderr).toContain('hint: Did you mean "ask"?');
-    expect(r.stderr).toMatch(/^\.leopold\/GUARDRAILS\.md:4:3: warning\b.*unknown-guardrail.*"max_iteration" is not a GUARDRAILS key/m);
+    expect(r.stderr).toMatch(/^\.leopold\/GUARDRAILS\.md:4:3: warning: "max_iteration" is not a GUARDRAILS key.* \[unknown-guardrail\]$/m);
     expect(r.stderr).toContain('hint: Did you mean "max_iterations"?');
     const json = JSON.parse(leopold(['graph', '--json'], dir).stdout) as { diagnostics: { code: string; line: number; column: number }[] };
     expect(json.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([

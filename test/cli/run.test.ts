@@ -127,9 +127,9 @@ describe('leopold run', () => {
     expect(start.code).toBe(1);
     expect(start.stdout).toBe('');
     // The same diagnostics graph warns about, as errors, each with its code frame and hint.
-    expect(start.stderr).toMatch(/^GUARDRAILS\.md:3:13: error\b.*bad-guardrail.*autonomy is "akss"; expected full or ask/m);
+    expect(start.stderr).toMatch(/^GUARDRAILS\.md:3:13: error: autonomy is "akss"; expected full or ask.* \[bad-guardrail\]$/m);
     expect(start.stderr).toMatch(/^ {2}hint: Did you mean "ask"\?/m);
-    expect(start.stderr).toMatch(/^GUARDRAILS\.md:4:3: error\b.*unknown-guardrail.*"max_iteration" is not a GUARDRAILS key/m);
+    expect(start.stderr).toMatch(/^GUARDRAILS\.md:4:3: error: "max_iteration" is not a GUARDRAILS key.* \[unknown-guardrail\]$/m);
     expect(start.stderr).toMatch(/^ {2}hint: Did you mean "max_iterations"\?/m);
     expect(start.stderr).toMatch(/^leopold: run start refused: the brief does not pass leopold graph --strict \(2 problems above\); fix it and start again\. Nothing was started\.$/m);
     // Refused before the lock is armed or a state written.

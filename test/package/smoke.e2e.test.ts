@@ -170,7 +170,7 @@ describe('the packed tarball, installed with npm i -D in a fresh repository', ()
 
   it('ci: graph --strict, compile --check and the rehearsal in the real client, to the end of the plan', () => {
     const ci = expectExit(leopold(['ci', '--claude', CLAUDE, '--answers', 'answers.json']), 0);
-    expect(ci.stdout).toMatch(/^leopold ci: graph --strict ok · compile --check ok · rehearsal ok \(routed_complete, 5 of 7 items done, 1 routed around\); report in leopold-ci\/$/m);
+    expect(ci.stdout).toMatch(/^leopold ci: guardrails ok · graph --strict ok · compile --check ok · rehearsal ok \(routed_complete, 5 of 7 items done, 1 routed around\); report in leopold-ci\/$/m);
     expect(JSON.parse(readFileSync(join(repo, 'leopold-ci', 'ci.json'), 'utf8'))).toMatchObject({ ok: true, reachedEnd: true, host: expect.stringMatching(/^Claude Code \d+\.\d+\.\d+ \(scripted model\)$/) });
   });
 
@@ -181,7 +181,7 @@ describe('the packed tarball, installed with npm i -D in a fresh repository', ()
     expect(JSON.parse(expectExit(leopold(['run', 'status', '--json']), 0).stdout)).toMatchObject({ state: { active: true } });
     // The agents' commands, exactly as Leopold writes them (from the project root, no PATH lookup).
     const cli = (args: string, input = '') => run('/bin/sh', ['-c', `${PROJECT_CLI} ${args}`], repo, input);
-    expect(JSON.parse(expectExit(cli('record', JSON.stringify({ events: [{ event: 'note', text: 'smoke' }] })), 0).stdout)).toMatchObject({ ok: true });
+    expect(JSON.parse(expectExit(cli('record', JSON.stringify({ events: [{ event: 'tool', command: 'npm test', exit: 0 }] })), 0).stdout)).toMatchObject({ ok: true });
     // In a shell `#` starts a comment: an anchor is quoted.
     expect(expectExit(cli("plan tick '#count'"), 0).stdout).toMatch(/^ticked item 2: Count words, lines and bytes of one file$/m);
     expect(JSON.parse(expectExit(cli('plan tick 3 --json'), 0).stdout)).toMatchObject({ ok: true });

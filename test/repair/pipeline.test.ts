@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { amendPlanFile } from '../../compiler/cli/amend-plan-file.js';
-import { LeopoldError } from '../../compiler/diagnostics/error.js';
+import { FileError } from '../../runtime/fs/file-error.js';
 import { amendText } from '../../compiler/repair/index.js';
 import { tempDir } from '../support/temp.js';
 
@@ -67,11 +67,11 @@ describe('amendPlanFile', () => {
     expect(readFileSync(path, 'utf8')).toBe(BROKEN);
   });
 
-  it('a plan that cannot be read is one LeopoldError line naming it, and the lock is released', async () => {
+  it('a plan that cannot be read is one FileError line naming it, and the lock is released', async () => {
     const path = join(tempDir('leopold-pipeline-'), 'PLAN.md');
     const failure = await amendPlanFile({ planPath: path, shown: 'PLAN.md', answer: block('ADD B'), context: 'feedback' }).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(LeopoldError);
-    expect((failure as LeopoldError).render()).toMatch(new RegExp(`^cannot read ${path}: ENOENT[^\\n]*$`));
+    expect(failure).toBeInstanceOf(FileError);
+    expect((failure as FileError).describe('/nonexistent')).toBe(`cannot read ${path}: no such file or directory (ENOENT)`);
     expect(readdirSync(join(path, '..'))).toEqual([]);
   });
 });
