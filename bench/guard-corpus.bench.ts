@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyzeCommand } from '../runtime/hooks/guard/analyze/command.js';
+import { analyzeCommand } from '../runtime/hooks/guard/analyze/analyze.js';
 import { readBounded, resolveLinks } from '../runtime/hooks/guard/fs.js';
 import { ALLOW } from '../test/guard/corpus/allow.js';
 import { DENY } from '../test/guard/corpus/deny.js';

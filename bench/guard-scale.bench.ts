@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyzeCommand } from '../runtime/hooks/guard/analyze/command.js';
+import { analyzeCommand } from '../runtime/hooks/guard/analyze/analyze.js';
 import { listDirectory, readBounded, resolveLinks } from '../runtime/hooks/guard/fs.js';
 import type { BenchTable } from './run.js';
 import { benchTempDir } from './temp.js';

@@ -6,7 +6,7 @@ import { settledClock, takeBaseline, type AuditBaseline } from './audit.js';
 import { createStands, delayedPlan, removeStands, standExcludes } from './delayed.js';
 import { isRegularFile, isToken } from './files.js';
 import { layoutOf, type Layout } from './layout.js';
-import { CLIENT_GUARDED, GIT_REF_PATHS, HOOK_CODE, LEOPOLD_PROTECTED, LOCK_RECORD, SETTINGS_PROTECTED } from './paths.js';
+import { type Grant, CLIENT_GUARDED, GIT_REF_PATHS, HOOK_CODE, LEOPOLD_PROTECTED, LOCK_RECORD, SETTINGS_PROTECTED } from './paths.js';
 import { sandboxAvailability } from './sandbox.js';
 import { lockGit } from './trusted.js';
 
@@ -24,7 +24,7 @@ import { lockGit } from './trusted.js';
  */
 
 /** A lift the user grants with `leopold run allow git|push`: the guard lets the verb through and the refs become writable. */
-export type Grant = 'git' | 'push';
+export type { Grant } from './paths.js';
 
 const TOKENS: Record<Grant, string> = { git: 'ALLOW_GIT', push: 'ALLOW_PUSH' };
 

@@ -1,8 +1,7 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Layout } from './layout.js';
-import type { Grant } from './arm.js';
-import { GIT_DELAYED, GIT_MERGE_HEAD, GIT_PENDING, GIT_PENDING_AUDITED, GIT_REDIRECTS, NODE_BIN, PACKAGE_MANAGER_CONFIG, PACKAGE_MANAGER_EXISTING, USER_DELAYED } from './paths.js';
+import { type Grant, GIT_DELAYED, GIT_MERGE_HEAD, GIT_PENDING, GIT_PENDING_AUDITED, GIT_REDIRECTS, NODE_BIN, PACKAGE_MANAGER_CONFIG, PACKAGE_MANAGER_EXISTING, USER_DELAYED } from './paths.js';
 import { lockGit } from './trusted.js';
 
 // The paths through which a run's writes would take effect later, once the user lifts the

@@ -125,3 +125,6 @@ export const USER_DELAYED = [
   '.ssh/rc',
   '.claude/settings.json',
 ] as const;
+
+/** What `leopold run allow` grants for one run: commits, or pushes as well. */
+export type Grant = 'git' | 'push';

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { analyzeCommand, type GuardContext } from './analyze/command.js';
+import { analyzeCommand } from './analyze/analyze.js';
+import type { GuardContext } from './analyze/command.js';
 import { pathHits, protectedTargets } from './analyze/paths.js';
 import type { Finding } from './findings.js';
 

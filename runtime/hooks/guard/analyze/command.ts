@@ -1,13 +1,12 @@
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Finding, Lock } from '../findings.js';
-import { Budget, BudgetSpent, stepBudget } from '../shell/budget.js';
+import type { Budget } from '../shell/budget.js';
 import { parseShell } from '../shell/parse.js';
 import { ShellParseError, type SimpleCommand, type Word } from '../shell/types.js';
 import { analyzeGit } from './git.js';
 import { isCommentLine, literals, looseMentions, mentionsStopRemoval, preciseCandidates, type Candidate } from './mentions.js';
 import { dirReceives, MAX_CWDS, nameMatches, namedTargets, operandHits, protectedTargets, type Cwds, type Target } from './paths.js';
 import { catalogName, shipOf } from './publish.js';
-import { runRunner, RUNNERS } from './runners.js';
 import type { ArgvOptions, ScriptOptions, Unknown, WalkApi } from './walk-api.js';
 import { unwrap, WRAPPERS } from './wrappers.js';
 
@@ -66,30 +65,10 @@ const SPAWNS = /child_process|\bexecSync\b|\bspawnSync\b|\bexecFileSync\b|\bexec
 /** Ways code assembles a command at run time. */
 const ASSEMBLED = /\+|\bjoin\b|\bchr\b|fromCharCode|decode|reverse|\[::-1\]|\beval\b|atob|Buffer\.from|%|\.format|\$\{|\$[A-Za-z_]|\breplace\b|\bsplit\b|rot13|\\x|\\u|getattr|__import__|base64|\bargv\b|\benviron\b|getenv|process\.env|\bstdin\b|\bread\b|\binput\b|\bpack\b|\bsprintf\b|\bopen\b/;
 
-/**
- * Everything a Bash command would do that a run locks. Reads files only through the
- * optional `readFile`/`realpath`/`gitAlias`/`which`/`listDir` edges; never throws: an
- * internal error, a parse failure or a spent step budget is an `unjudged` finding.
- */
-export function analyzeCommand(command: string, ctx: GuardContext, budget = new Budget(stepBudget(command))): Finding[] {
-  const walk = new Walk(command, ctx, budget);
-  try {
-    if (command.length > MAX_COMMAND_CHARS) {
-      walk.add({ lock: 'unjudged', what: 'the command is longer than 1 MiB; split it up', at: command.slice(0, 60).trim() });
-      walk.named(command, 'the command');
-    } else {
-      walk.script(command, false);
-      walk.finish();
-    }
-  } catch (error) {
-    // Never rethrow: whatever went wrong, the answer is a denial that says why.
-    walk.findings.push({
-      lock: 'unjudged',
-      what: error instanceof BudgetSpent ? 'the command is too complex for the guard to judge; split it up' : 'the guard hit an internal error judging this command; write it more simply',
-      instead: 'split the command into simpler calls',
-    });
-  }
-  return walk.findings;
+/** The programs whose arguments name what they run (runners.ts): which are known, and judging one. */
+export interface Runners {
+  has(base: string): boolean;
+  run(base: string, args: Word[], walk: Walk, opts: ArgvOptions, cmd?: SimpleCommand): void;
 }
 
 /** A file the walk reads and judges: its label for the reason, and its text (the mentions net's scope). */
@@ -171,6 +150,8 @@ export class Walk implements WalkApi {
     readonly source: string,
     readonly ctx: GuardContext,
     readonly budget: Budget,
+    /** The runners (runners.ts), given by analyze.ts: they call back into the walk, so this file does not import them. */
+    private readonly runners: Runners,
   ) {
     this.cwds = { dirs: [ctx.cwd], unknown: false, home: ctx.home };
     // The hooks' code is protected where it is installed (an install elsewhere, or the plugin, has none here).
@@ -504,8 +485,8 @@ export class Walk implements WalkApi {
     if (REMOVERS.has(base)) return this.remove(base, args, opts);
     if (COPIERS.has(base)) return this.copy(base, args);
     if (TOUCHERS.has(base) || base === 'dd') return this.writers(base, args);
-    const runner = Object.hasOwn(RUNNERS, base) ? base : /^(python|perl|ruby|node|php|lua)[0-9.]+$/.test(base) ? base.replace(/[0-9.]+$/, '') : null;
-    if (runner !== null && Object.hasOwn(RUNNERS, runner)) runRunner(runner, args, this, opts, cmd);
+    const runner = this.runners.has(base) ? base : /^(python|perl|ruby|node|php|lua)[0-9.]+$/.test(base) ? base.replace(/[0-9.]+$/, '') : null;
+    if (runner !== null && this.runners.has(runner)) this.runners.run(runner, args, this, opts, cmd);
   }
 
   /** Variables that make the next program run something else: judged like the program itself. */
