@@ -56,6 +56,8 @@ export interface LockRecord {
   previous_block_writes?: boolean | null;
   /** True when arming added the project root to permissions.additionalDirectories. */
   added_directory?: boolean;
+  /** The `env` entries arming added to the settings (HEADLESS_ENV), removed again on release. */
+  added_env?: string[];
   /** What `run finish` and `run unlock` compare against (audit.ts), taken when the lock was armed. */
   audit?: AuditBaseline;
   /**
@@ -341,7 +343,28 @@ function withoutLock(settings: Json, layout: Layout, record: LockRecord): Json {
   else delete permissions.additionalDirectories;
   if (Object.keys(permissions).length > 0) out.permissions = permissions;
   else delete out.permissions;
+  const env = objectAt(out.env);
+  for (const name of record.added_env ?? []) delete env[name];
+  if (Object.keys(env).length > 0) out.env = env;
+  else delete out.env;
   return out;
+}
+
+/**
+ * What arming sets in the settings' `env` unless you set it yourself: a headless client
+ * (`claude -p`) stops waiting for a background workflow after 10 minutes and kills it, so
+ * the run would die silently; `0` makes it wait as long as the workflow runs
+ * (docs/workflow.md, "Headless runs"; measured on 2.1.332: read from settings `env`, also
+ * when changed mid-session).
+ */
+export const HEADLESS_ENV: Readonly<Record<string, string>> = { CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS: '0' };
+
+/** `settings` with HEADLESS_ENV's entries it does not set itself; and which were added. */
+function withHeadlessEnv(settings: Json): { settings: Json; added: string[] } {
+  const env = objectAt(settings.env);
+  const added = Object.keys(HEADLESS_ENV).filter((name) => !Object.hasOwn(env, name));
+  if (added.length === 0) return { settings, added };
+  return { settings: { ...settings, env: { ...env, ...Object.fromEntries(added.map((name) => [name, HEADLESS_ENV[name]!])) } }, added };
 }
 
 /** A project-relative path of the lock's own list (or a git path under .git/). */
@@ -436,7 +459,8 @@ export function armLock(leopoldDir: string, options: ArmOptions): ArmResult {
   const baseNetwork = stringsAt(objectAt(objectAt(base.sandbox).network).deniedDomains);
   const baseDeny = stringsAt(objectAt(objectAt(base.sandbox).filesystem).denyWrite);
   const widen = existing?.widened ?? previous.enabled !== true;
-  const next = withLock(base, layout.root, [...protectedPaths(layout, grants), ...remotes.paths, ...plan.deny], rules, remotes.hosts, widen, requireSandbox, previous);
+  const headless = withHeadlessEnv(withLock(base, layout.root, [...protectedPaths(layout, grants), ...remotes.paths, ...plan.deny], rules, remotes.hosts, widen, requireSandbox, previous));
+  const next = headless.settings;
   const exclude = existing?.exclude ?? [...placeholderPatterns(layout), ...standExcludes(layout.root, created)];
   const record: LockRecord = {
     version: 1,
@@ -455,6 +479,7 @@ export function armLock(leopoldDir: string, options: ArmOptions): ArmResult {
     deny_write: plan.deny.filter((path) => !baseDeny.includes(path)).map((path) => encodePath(path, layout.root)),
     previous_block_writes: existing ? (existing.previous_block_writes ?? null) : boolOrNull(permissionsBefore.blockWritesOutsideWorkingDirectories),
     added_directory: existing ? existing.added_directory === true : !stringsAt(permissionsBefore.additionalDirectories).includes(layout.root),
+    ...(headless.added.length > 0 ? { added_env: headless.added } : {}),
     ...(existing?.audit ? { audit: existing.audit } : {}),
   };
   // Told by the caller (run start), or kept from the record (a re-arm by `run allow`).

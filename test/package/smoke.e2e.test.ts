@@ -181,7 +181,7 @@ describe('the packed tarball, installed with npm i -D in a fresh repository', ()
     expect(JSON.parse(expectExit(leopold(['run', 'status', '--json']), 0).stdout)).toMatchObject({ state: { active: true } });
     // The agents' commands, exactly as Leopold writes them (from the project root, no PATH lookup).
     const cli = (args: string, input = '') => run('/bin/sh', ['-c', `${PROJECT_CLI} ${args}`], repo, input);
-    expect(JSON.parse(expectExit(cli('record', JSON.stringify({ events: [{ event: 'tool', command: 'npm test', exit: 0 }] })), 0).stdout)).toMatchObject({ ok: true });
+    expect(JSON.parse(expectExit(cli('record', JSON.stringify({ events: [{ event: 'tool', item: 1, command: 'npm test', exit: 0 }] })), 0).stdout)).toMatchObject({ ok: true });
     // In a shell `#` starts a comment: an anchor is quoted.
     expect(expectExit(cli("plan tick '#count'"), 0).stdout).toMatch(/^ticked item 2: Count words, lines and bytes of one file$/m);
     expect(JSON.parse(expectExit(cli('plan tick 3 --json'), 0).stdout)).toMatchObject({ ok: true });
@@ -197,9 +197,10 @@ describe('the packed tarball, installed with npm i -D in a fresh repository', ()
       expect(JSON.parse(expectExit(guard, 0).stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
     }
     const stopInput = JSON.stringify({ session_id: 's', transcript_path: '', cwd: repo, hook_event_name: 'Stop', stop_hook_active: false, background_tasks: [] });
-    const stop = JSON.parse(expectExit(leopold(['hook', 'stop'], stopInput), 0).stdout) as { decision: string; reason: string };
-    expect(stop.decision).toBe('block');
-    expect(stop.reason).toContain(`${PROJECT_CLI} plan tick 4`);
+    // A block is exit 2 with the reason on stderr (docs/hooks.md).
+    const stop = expectExit(leopold(['hook', 'stop'], stopInput), 2);
+    expect(stop.stdout).toBe('');
+    expect(stop.stderr).toContain(`${PROJECT_CLI} plan tick 4`);
 
     expect(expectExit(leopold(['run', 'stop']), 0).stdout).toMatch(/^Kill switch raised: \.leopold\/STOP/);
     const finish = expectExit(leopold(['run', 'finish']), 0);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Nodes, Root } from 'mdast';
@@ -37,10 +37,11 @@ const isInline = (parent: Nodes) => parent.type === 'paragraph' || parent.type =
 const same = (text: string) => expect(flow(blocks.parse(text) as Root)).toEqual(flow(full.parse(text) as Root));
 
 function markdownFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return markdownFiles(path);
-    return name.endsWith('.md') ? [path] : [];
+  // Entries as they are: a fixture may hold a symbolic link (fixtures/commands keeps a repository's links), followed never.
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return markdownFiles(path);
+    return entry.isFile() && entry.name.endsWith('.md') ? [path] : [];
   });
 }
 

@@ -331,3 +331,30 @@ describe('the OS layer, for the git guard', () => {
     expect(readLockRecord(p.leopold)?.sandbox).toBeUndefined();
   });
 });
+
+describe('a headless client waits for a background workflow while the lock is armed', () => {
+  const CEILING = 'CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS';
+  const settingsOf = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { env?: Record<string, string> };
+
+  it('arming sets the ceiling to 0 (wait indefinitely) in settings.local.json env, and releasing removes it', () => {
+    const p = project();
+    armLock(p.leopold, { now, requireSandbox: false, home });
+    expect(settingsOf(p.settings).env).toEqual({ [CEILING]: '0' });
+    expect(readLockRecord(p.leopold)?.added_env).toEqual([CEILING]);
+    grantLift(p.leopold, 'git', now, home);
+    expect(settingsOf(p.settings).env).toEqual({ [CEILING]: '0' });
+    releaseLock(p.leopold);
+    expect(existsSync(p.settings)).toBe(false);
+  });
+
+  it('a ceiling you set yourself is kept, and so are your other env entries', () => {
+    const p = project();
+    mkdirSync(join(p.root, '.claude'), { recursive: true });
+    writeFileSync(p.settings, `${JSON.stringify({ env: { [CEILING]: '600000', MINE: 'x' } })}\n`);
+    armLock(p.leopold, { now, requireSandbox: false, home });
+    expect(settingsOf(p.settings).env).toEqual({ [CEILING]: '600000', MINE: 'x' });
+    expect(readLockRecord(p.leopold)?.added_env).toBeUndefined();
+    releaseLock(p.leopold);
+    expect(settingsOf(p.settings).env).toEqual({ [CEILING]: '600000', MINE: 'x' });
+  });
+});
