@@ -482,8 +482,15 @@ export function armLock(leopoldDir: string, options: ArmOptions): ArmResult {
     ...(headless.added.length > 0 ? { added_env: headless.added } : {}),
     ...(existing?.audit ? { audit: existing.audit } : {}),
   };
-  // Told by the caller (run start), or kept from the record (a re-arm by `run allow`).
-  const sandbox = options.sandbox ? { armed: true as const, available: options.sandbox.available, excluded_commands: [...new Set(options.sandbox.excludedCommands)].sort() } : existing?.sandbox;
+  // Told by the caller (run start), or kept from the record (a re-arm by `run allow`). A
+  // re-arm may run inside Claude's sandbox (`run start --force` from a session), where the
+  // probe cannot start a nested sandbox and lock.json is read-only: there "unavailable" is
+  // the probe's view from inside, not news, so an available sandbox stays recorded (and the
+  // excluded commands only grow); a change would refuse a start that changes nothing.
+  const told = options.sandbox ? { armed: true as const, available: options.sandbox.available, excluded_commands: [...new Set(options.sandbox.excludedCommands)].sort() } : undefined;
+  const kept = existing?.sandbox;
+  const sandbox =
+    told && kept ? { armed: true as const, available: kept.available || told.available, excluded_commands: [...new Set([...kept.excluded_commands, ...told.excluded_commands])].sort() } : (told ?? kept);
   if (sandbox) record.sandbox = sandbox;
   const changed = JSON.stringify(next) !== JSON.stringify(settings) || existing === null || JSON.stringify(existing) !== JSON.stringify(record);
   if (changed) {

@@ -315,7 +315,12 @@ export function registerRun(program: Command): void {
         process.exitCode = EXIT.planErrors;
         return;
       }
-      const sandbox = sandboxAvailability(process.env, process.platform, dirname(dir));
+      // From inside Claude's sandbox (a session's `run start --force`) the probe cannot start a
+      // nested sandbox: an armed lock's record of the OS layer is the one to trust there.
+      const existingLock = readLockRecord(dir);
+      const insideSandbox = process.env.CLAUDECODE === '1' && existingLock?.sandbox?.available === true;
+      const probed = sandboxAvailability(process.env, process.platform, dirname(dir));
+      const sandbox: SandboxAvailability = insideSandbox && !probed.available ? { available: true, via: 'the sandbox this session runs in' } : probed;
       if (!sandbox.available) {
         if (options.requireSandbox) throw new LeopoldError(sandboxRequiredError(sandbox));
         process.stderr.write(`${sandboxWarning(sandbox)}\n`);
@@ -337,7 +342,15 @@ export function registerRun(program: Command): void {
       }
       // lock.json records the OS layer for the git guard (docs/guard.md, "Two modes").
       const osLayer = { available: sandbox.available, excludedCommands: excludedLists.flatMap((found) => found.commands) };
-      const armed = lockedWrite(() => armLock(dir, { now: new Date(), requireSandbox: options.requireSandbox === true, sandbox: osLayer }));
+      const armed = lockedWrite(() => {
+        try {
+          return armLock(dir, { now: new Date(), requireSandbox: options.requireSandbox === true, sandbox: osLayer });
+        } catch (error) {
+          // Inside Claude's sandbox the lock's files are read-only: a lock already armed stays as you armed it.
+          if (existingLock !== null && process.env.CLAUDECODE === '1' && ioFailureLine(error, process.cwd()) !== null) return { record: existingLock, changed: false };
+          throw error;
+        }
+      });
       // Started from a Claude Code session, that session owns a session run (its commands carry its id).
       // A workflow run has no owner: its Stop hook never drives it.
       const owner = options.engine === 'session' ? ownerFor(process.env.CLAUDE_CODE_SESSION_ID, 'start', new Date()) : null;

@@ -321,8 +321,16 @@ describe('the OS layer, for the git guard', () => {
     expect(readLockRecord(p.leopold)?.sandbox).toEqual({ armed: true, available: true, excluded_commands: ['docker', 'git'] });
     grantLift(p.leopold, 'git', now);
     expect(readLockRecord(p.leopold)?.sandbox).toEqual({ armed: true, available: true, excluded_commands: ['docker', 'git'] });
+    // A re-arm that probes from inside the sandbox sees no sandbox: the record keeps the one it had.
     armLock(p.leopold, { now, requireSandbox: false, sandbox: { available: false, excludedCommands: [] } });
-    expect(readLockRecord(p.leopold)?.sandbox).toEqual({ armed: true, available: false, excluded_commands: [] });
+    expect(readLockRecord(p.leopold)?.sandbox).toEqual({ armed: true, available: true, excluded_commands: ['docker', 'git'] });
+  });
+
+  it('a sandbox found on a later arm is recorded (it was unavailable at first)', () => {
+    const p = project();
+    armLock(p.leopold, { now, requireSandbox: false, sandbox: { available: false, excludedCommands: [] } });
+    armLock(p.leopold, { now, requireSandbox: false, sandbox: { available: true, excludedCommands: ['docker'] } });
+    expect(readLockRecord(p.leopold)?.sandbox).toEqual({ armed: true, available: true, excluded_commands: ['docker'] });
   });
 
   it('is absent when arming was not told (the guard then assumes no OS layer)', () => {
