@@ -1,11 +1,35 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: the unit/end-to-end suite, and the conformance suite that drives the real
-// Claude Code client (test/conformance, `*.conformance.test.ts`; `npm run test:conformance`
-// runs it alone). Both run in `npm test`, in one pool: four workers even on 2 cores,
-// because the conformance files wait on client processes and on the run lock's settings
-// reload (vitest runs projects with different worker counts one after the other, which
-// doubled the wall time). Measured on 2 cores: 263 s with three workers, 241 s with four.
+// The suites (README, "Tests"; docs/testing.md):
+// - unit: everything in-process and every command end to end through the built CLI and
+//   hooks. `npm test` runs it (after the type check): the suite you run while you work.
+// - release: the packed tarball and the plugin installed into fresh repositories, every
+//   README command from them (`npm run test:release`).
+// - conformance: the real Claude Code client on the scripted model (`npm run
+//   test:conformance`), minus the files the stress suite runs at full size.
+// - stress: the red team in the real client, the run lock's effects, the parity table in the
+//   real client and the large sizes of the writers and the parser (`npm run test:stress`,
+//   LEOPOLD_STRESS=1).
+// `.ci/run` runs all four. Workers: four even on 2 cores, because the conformance and
+// release files mostly wait on child processes.
+
+/** The files the stress suite runs (at full size with LEOPOLD_STRESS=1). */
+const STRESS = [
+  'test/cli/record-concurrency.test.ts',
+  'test/cli/record-kill.test.ts',
+  'test/parse/chunking.test.ts',
+  'test/cli/simulate-chain.test.ts',
+  'test/conformance/parity.conformance.test.ts',
+  'test/conformance/workflow-signals.conformance.test.ts',
+  'test/conformance/lock-effects.conformance.test.ts',
+  'test/conformance/redteam-bypass.conformance.test.ts',
+  'test/conformance/redteam-accept-edits.conformance.test.ts',
+  'test/conformance/redteam-os-only.conformance.test.ts',
+  'test/conformance/redteam-delayed.conformance.test.ts',
+];
+const RELEASE = ['test/package/**', 'test/plugin/**'];
+const REAL_CLIENT = { testTimeout: 240_000, globalSetup: ['test/conformance/wall-time.ts'] };
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -15,16 +39,10 @@ export default defineConfig({
     globalSetup: ['test/support/build-once.ts'],
     maxWorkers: 4,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/conformance/**'] } },
-      {
-        extends: true,
-        test: {
-          name: 'conformance',
-          include: ['test/conformance/**/*.conformance.test.ts'],
-          testTimeout: 240_000,
-          globalSetup: ['test/conformance/wall-time.ts'], // with the root's build (extends)
-        },
-      },
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/conformance/**', ...RELEASE] } },
+      { extends: true, test: { name: 'release', include: RELEASE.map((dir) => `${dir}/*.test.ts`) } },
+      { extends: true, test: { name: 'conformance', include: ['test/conformance/**/*.conformance.test.ts'], exclude: STRESS, ...REAL_CLIENT } },
+      { extends: true, test: { name: 'stress', include: STRESS, ...REAL_CLIENT } },
     ],
   },
 });
