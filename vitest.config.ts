@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config';
 // The suites (README, "Tests"; docs/testing.md):
 // - unit: everything in-process and every command end to end through the built CLI and
 //   hooks. `npm test` runs it (after the type check): the suite you run while you work.
-// - release: the packed tarball and the plugin installed into fresh repositories, every
-//   README command from them (`npm run test:release`).
+// - release: the built artifacts as they ship: the packed tarball and the plugin installed
+//   into fresh repositories, every README command from them, and the hook bundles answering
+//   real hook JSON (`npm run test:release`).
 // - conformance: the real Claude Code client on the scripted model (`npm run
 //   test:conformance`), minus the files the stress suite runs at full size.
 // - stress: the red team in the real client, the run lock's effects, the parity table in the
@@ -27,7 +28,8 @@ const STRESS = [
   'test/conformance/redteam-os-only.conformance.test.ts',
   'test/conformance/redteam-delayed.conformance.test.ts',
 ];
-const RELEASE = ['test/package/**', 'test/plugin/**'];
+/** The built artifacts as they ship: the tarball, the plugin, the hook bundles with real hook JSON. */
+const RELEASE = ['test/package/**', 'test/plugin/**', 'test/hooks/stop-binary.test.ts', 'test/guard/binary.test.ts'];
 const REAL_CLIENT = { testTimeout: 240_000, globalSetup: ['test/conformance/wall-time.ts'] };
 
 export default defineConfig({
@@ -40,7 +42,7 @@ export default defineConfig({
     maxWorkers: 4,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/conformance/**', ...RELEASE] } },
-      { extends: true, test: { name: 'release', include: RELEASE.map((dir) => `${dir}/*.test.ts`) } },
+      { extends: true, test: { name: 'release', include: RELEASE.map((path) => (path.endsWith('/**') ? `${path}/*.test.ts` : path)) } },
       { extends: true, test: { name: 'conformance', include: ['test/conformance/**/*.conformance.test.ts'], exclude: STRESS, ...REAL_CLIENT } },
       { extends: true, test: { name: 'stress', include: STRESS, ...REAL_CLIENT } },
     ],

@@ -38,7 +38,7 @@ export function buildCompiledPlan(input: CompiledPlanInput): CompiledPlan {
     charterRules: charterRules(charter),
     maxReviewRounds: input.guardrails.maxReviewRounds,
     autonomy: input.autonomy,
-    limits: { maxIterations: input.guardrails.maxIterations, maxFailures: input.guardrails.maxFailures, maxNoProgress: input.guardrails.maxNoProgress },
+    limits: { maxIterations: input.guardrails.maxIterations, maxFailures: input.guardrails.maxFailures, maxNoProgress: input.guardrails.maxNoProgress, ...(input.guardrails.gated.length > 0 ? { gated: [...input.guardrails.gated] } : {}) },
     items: input.ir.items.map((item) => graphNode(item, classified.get(item.index)!)),
     waves: input.waves.map((wave) => wave.map((id) => byId.get(id)!.index)),
     graph: declaresGraph(input.ir),

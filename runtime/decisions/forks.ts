@@ -7,6 +7,14 @@ export const DECISION_FORKS = ['human', 'escalation', 'repair', 'deadlock', 'rep
 /** The decision classes. */
 export const DECISION_CLASSES = ['reversible', 'irreversible'] as const;
 
+/**
+ * Why an agent says a matter needs a person, never a persona (the decision protocol's "what
+ * always stops"): work GUARDRAILS.md gates, a mission premise found false, a charter that
+ * contradicts itself on a real decision, a Never rule in the way.
+ */
+export const PERSON_REASONS = ['gated', 'premise', 'charter-contradiction', 'never-rule'] as const;
+export type PersonReason = (typeof PERSON_REASONS)[number];
+
 /** The kinds of failed attempt at a work item, as both engines name them. */
 export const FAILURE_KINDS = ['implementer', 'blocked', 'partial', 'verification', 'review'] as const;
 

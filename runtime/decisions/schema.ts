@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DECISION_CLASSES, DECISION_FORKS, FAILURE_KINDS, LEOPOLD_EVENTS } from './forks.js';
+import { DECISION_CLASSES, DECISION_FORKS, FAILURE_KINDS, LEOPOLD_EVENTS, PERSON_REASONS } from './forks.js';
 
 /**
  * What `leopold record` accepts, defined once: a document of decisions and events. The
@@ -76,6 +76,10 @@ export const REPORTED_EVENTS = {
   signals: event('signals', { values: z.record(z.string(), z.string()) }),
   amendments: event('amendments', { proposals: z.string().optional().describe('the ADD lines, or empty') }).loose(),
   escalation: event('escalation', { question: z.string().trim().min(1).describe('the fork nobody could settle') }),
+  'needs-person': event('needs-person', {
+    reason: z.enum(PERSON_REASONS),
+    question: z.string().trim().min(1).describe('what the person must decide or do, and why'),
+  }),
   'no-approach': event('no-approach', {}),
 } as const;
 export type ReportedEventName = keyof typeof REPORTED_EVENTS;

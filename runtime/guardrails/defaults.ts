@@ -4,7 +4,7 @@
  * has it without loading zod; schema.ts takes its defaults from here (and so cannot type it).
  */
 export const DEFAULT_GUARDRAILS = Object.freeze({
-  maxReviewRounds: 2,
+  maxReviewRounds: 3,
   maxIterations: 50,
   maxFailures: 3,
   maxNoProgress: 6,
@@ -12,4 +12,5 @@ export const DEFAULT_GUARDRAILS = Object.freeze({
   maxWindows: 10,
   parallelItems: 'off' as 'on' | 'off',
   notifyWebhook: 'none' as string,
+  gated: [] as string[],
 });

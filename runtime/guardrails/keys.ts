@@ -46,6 +46,13 @@ function webhook(value: string): string | undefined {
   }
 }
 
+/** `none`, or phrases separated by commas (`payments, {#deploy}`): each kept as written, trimmed. */
+function phrases(value: string): string[] | undefined {
+  if (lower(value) === 'none') return [];
+  const list = value.split(',').map((phrase) => phrase.trim()).filter((phrase) => phrase !== '');
+  return list.length > 0 ? list : undefined;
+}
+
 const whole = (min: number) => ({ read: wholeNumber(min), expected: `a whole number ≥ ${min}` });
 
 /** Every GUARDRAILS key, in the order docs/guardrails.md lists them. */
@@ -59,4 +66,5 @@ export const KEYS: readonly GuardrailKey[] = [
   { name: 'max_windows', field: 'maxWindows', ...whole(1) },
   { name: 'parallel_items', field: 'parallelItems', read: onOff, expected: 'on or off (true/false, yes/no)', words: Object.keys(ON_OFF) },
   { name: 'notify_webhook', field: 'notifyWebhook', read: webhook, expected: 'none or an http(s) URL', words: ['none'] },
+  { name: 'gated', field: 'gated', read: phrases, expected: 'none, or phrases separated by commas (an item whose text holds one, or {#anchor} naming it)' },
 ];

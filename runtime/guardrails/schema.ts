@@ -18,6 +18,8 @@ export const GuardrailsSchema = z.object({
   parallelItems: z.enum(['on', 'off']).default(D.parallelItems),
   /** `none`, or an http(s) URL the final report is POSTed to. */
   notifyWebhook: z.string().default(D.notifyWebhook),
+  /** Work only a person does: an item whose text holds one of these phrases (or `#anchor` names it) stops the run before it. */
+  gated: z.array(z.string()).default([...D.gated]),
 });
 /** Parsed GUARDRAILS settings. */
 export type Guardrails = z.infer<typeof GuardrailsSchema>;

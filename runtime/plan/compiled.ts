@@ -96,6 +96,8 @@ export const CompiledPlanSchema = z.strictObject({
     maxFailures: z.number().int().min(1),
     /** Dispatches in a row with no plan change before the run stops (no_progress), as in the Stop hook. */
     maxNoProgress: z.number().int().min(1),
+    /** GUARDRAILS.md `gated`: work only a person does (absent when none). */
+    gated: z.array(z.string()).optional(),
   }),
   /** Every item once, in plan order, done ones too. */
   items: z.array(GraphNodeSchema),

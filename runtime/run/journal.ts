@@ -14,7 +14,7 @@ import type { RunModel } from './schema.js';
 /** One line of `.leopold/events.jsonl`, as read back. */
 export type LoggedEvent = Record<string, unknown> & { event?: unknown };
 
-const TYPES = new Set<RunEvent['type']>(['dispatched', 'rescue-granted', 'failed', 'succeeded', 'finished', 'ticked', 'escalated', 'no-approach', 'amended', 'repair-tried']);
+const TYPES = new Set<RunEvent['type']>(['dispatched', 'rescue-granted', 'failed', 'succeeded', 'finished', 'ticked', 'escalated', 'needs-person', 'no-approach', 'amended', 'repair-tried']);
 const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1;
 
 /** The run event a journal line holds, or null when it holds none (another event, or a malformed one). */
@@ -29,6 +29,7 @@ export function runEventOf(line: LoggedEvent): RunEvent | null {
     case 'no-approach':
     case 'failed':
     case 'escalated':
+    case 'needs-person':
       return isIndex(event.item) ? (event as unknown as RunEvent) : null;
     case 'finished': {
       const outcome = event.outcome as Record<string, unknown> | undefined;

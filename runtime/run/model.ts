@@ -1,3 +1,4 @@
+import type { PersonReason } from '../decisions/forks.js';
 import type { PlanItem } from '../plan/schema.js';
 import type { RunModel } from './schema.js';
 import { itemAt, recordOutcome, recordTicked, type NodeOutcome } from './routing/decide.js';
@@ -33,6 +34,11 @@ export type RunEvent =
   | { type: 'ticked'; items: number[] }
   /** A fork nobody could settle (no usable decision, or an irreversible one the charter is silent on). */
   | { type: 'escalated'; item: number; question: string }
+  /**
+   * The agent says a person must decide or do this, never a persona (PERSON_REASONS): gated
+   * work stops `awaiting_human`, the rest `escalation`, in either autonomy.
+   */
+  | { type: 'needs-person'; item: number; reason: PersonReason; question: string }
   /** The rescue found no genuinely different approach. */
   | { type: 'no-approach'; item: number }
   /** `count` plan changes were applied (a @feedback node, a repair). */
@@ -101,6 +107,11 @@ export function reduce<M extends RunModel>(model: M, event: RunEvent, items: rea
       const detail = `item ${event.item}${text === undefined ? '' : ` ("${text}")`}: ${event.question}`;
       return model.halt ? model : { ...model, halt: { reason: 'escalation', item: event.item, detail } };
     }
+    case 'needs-person': {
+      const text = itemAt(items, event.item)?.text;
+      const detail = `item ${event.item}${text === undefined ? '' : ` ("${text}")`} needs a person (${PERSON_WORDS[event.reason]}): ${event.question}`;
+      return model.halt ? model : { ...model, halt: { reason: event.reason === 'gated' ? 'awaiting_human' : 'escalation', item: event.item, detail } };
+    }
     case 'no-approach': {
       const streak = model.consecutive_failures;
       const detail = `item ${event.item}: ${streak.count} consecutive ${streak.kind ?? 'unknown'} failures and the rescue found no approach`;
@@ -112,6 +123,14 @@ export function reduce<M extends RunModel>(model: M, event: RunEvent, items: rea
       return { ...model, deadlock_repairs: model.deadlock_repairs + 1 };
   }
 }
+
+/** How a stop names each reason a matter needs a person. */
+const PERSON_WORDS: Record<PersonReason, string> = {
+  gated: 'GUARDRAILS.md gates this work',
+  premise: "the mission's premise looks false",
+  'charter-contradiction': 'the charter contradicts itself here',
+  'never-rule': 'a Never rule is in the way',
+};
 
 // The evidence map with one item's entry set (bounded) or removed; the same object when nothing changes.
 function withEvidence(evidence: Record<string, string>, item: number, text: string | undefined): Record<string, string> {

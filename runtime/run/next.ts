@@ -7,7 +7,7 @@ import { doneCount, itemAt, routeDecision, unseenTicks, type Completion as Route
 import { hasGraph } from './routing/facts.js';
 import { nextWave, waveIndex } from './routing/waves.js';
 import type { RunModel } from './schema.js';
-import { stopCondition, type StopLimits, type StopVerdict } from './stop.js';
+import { gatedBy, stopCondition, type StopLimits, type StopVerdict } from './stop.js';
 
 /** The plan as a run sees it now: every item (done ones too) and, for a plain checklist, its waves. */
 export interface PlanView {
@@ -108,6 +108,7 @@ export function decideNext(input: NextInput): Step {
       routedComplete: completion?.reason === 'routed_complete',
       deadlock: completion?.reason === 'deadlock',
       nextIsHuman: next?.kind === 'human',
+      nextGated: next ? gatedBy(next, input.limits.gated) : null,
       ...(facts.transcriptBytes !== undefined ? { transcriptBytes: facts.transcriptBytes } : {}),
       ...(facts.agents && next ? { runBudget: { needed: facts.agents.worstCase(next, rescue !== null), left: facts.agents.left } } : {}),
     },
@@ -119,7 +120,7 @@ export function decideNext(input: NextInput): Step {
   }
   if (found || next === null) {
     const verdict = found ?? { reason: completion!.reason, detail: completion!.detail };
-    return { events, effect: { type: 'stop', verdict: withDetail(verdict, completion, next), completion } };
+    return { events, effect: { type: 'stop', verdict: withDetail(verdict, completion, next, input.limits.gated), completion } };
   }
   const dispatch: RunEvent[] = [
     ...(rescue ? [{ type: 'rescue-granted', item: next.index } as const] : []),
@@ -182,8 +183,12 @@ function completionOf(complete: RouteCompletion, graph: boolean): Completion {
 }
 
 // The evaluator's one-liners, made as specific as the run knows.
-function withDetail(verdict: StopVerdict, completion: Completion | null, next: PlanItem | null): StopVerdict {
+function withDetail(verdict: StopVerdict, completion: Completion | null, next: PlanItem | null, gated: readonly string[] | undefined): StopVerdict {
   if (completion && verdict.reason === completion.reason) return { reason: verdict.reason, detail: completion.detail };
+  const gate = next ? gatedBy(next, gated) : null;
+  if (verdict.reason === 'awaiting_human' && next && gate !== null && next.kind !== 'human') {
+    return { reason: verdict.reason, detail: `item ${next.index} ("${next.text}") is work GUARDRAILS.md gates (gated: ${gate}): a person does it; mark it [x] when done and start the run again` };
+  }
   if (verdict.reason === 'awaiting_human' && next) {
     return { reason: verdict.reason, detail: `item ${next.index} ("${next.text}") is a @human node and autonomy is ask` };
   }

@@ -43,7 +43,7 @@ export const RoutingMemorySchema = z.object({
 export type RoutingMemory = z.infer<typeof RoutingMemorySchema>;
 
 /** A stop an event asked for: the fork nobody could settle, or the rescue that found no approach. */
-export const HaltSchema = z.object({ reason: z.enum(['escalation', 'repeated_failure']), item: z.number().int().min(1), detail: z.string() });
+export const HaltSchema = z.object({ reason: z.enum(['escalation', 'repeated_failure', 'awaiting_human']), item: z.number().int().min(1), detail: z.string() });
 export type Halt = z.infer<typeof HaltSchema>;
 
 /** What the run model remembers between dispatches; initialModel() is its parse of {}. */

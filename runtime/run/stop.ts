@@ -5,6 +5,20 @@ import { STOP_REASONS, type StopReason } from './stop-reasons.js';
 export { STOP_REASONS, type StopReason };
 
 /** The limits the evaluator reads (GUARDRAILS values, defaults applied by the caller). */
+/**
+ * The GUARDRAILS.md `gated` phrase that names `item`, or null: `{#anchor}` names the item
+ * with that anchor (written as in the plan: a bare `#` would start a comment), any other
+ * phrase an item whose text holds it (any case).
+ */
+export function gatedBy(item: { text: string; anchor?: string | null }, gated: readonly string[] = []): string | null {
+  const text = item.text.toLowerCase();
+  for (const phrase of gated) {
+    const anchor = /^\{#([^}\s]+)\}$/.exec(phrase);
+    if (anchor ? item.anchor === anchor[1] : text.includes(phrase.toLowerCase())) return phrase;
+  }
+  return null;
+}
+
 export interface StopLimits {
   maxIterations: number;
   maxFailures: number;
@@ -12,6 +26,8 @@ export interface StopLimits {
   /** Session transcript ceiling in MiB (in-session engine only). */
   maxContextMb: number;
   maxWindows: number;
+  /** GUARDRAILS.md `gated`: phrases (or `#anchor`s) naming work only a person does; none when absent. */
+  gated?: readonly string[];
 }
 
 /** Default limits (SPEC-PLAN §6). */
@@ -38,6 +54,8 @@ export interface StopFacts {
   halt?: Halt | null;
   /** The next item to dispatch is a `@human` node. */
   nextIsHuman?: boolean;
+  /** The `gated` phrase (GUARDRAILS.md) that names the next item: a person does it, in either autonomy. */
+  nextGated?: string | null;
   /** The host's token budget is spent. */
   budgetExceeded?: boolean;
   /** Size of the session transcript in bytes (in-session engine). */
@@ -103,6 +121,7 @@ const CHECKS: readonly Check[] = [
       : null,
   ({ facts, autonomy }) =>
     facts.nextIsHuman && autonomy === 'ask' ? verdict('awaiting_human', 'the next item is a @human node under ask') : null,
+  ({ facts }) => (facts.nextGated ? verdict('awaiting_human', `the next item is gated by GUARDRAILS.md (gated: ${facts.nextGated})`) : null),
   ({ state, limits }) =>
     state.no_progress >= limits.maxNoProgress
       ? verdict('no_progress', `${state.no_progress} turns without a plan change (limit ${limits.maxNoProgress})`)

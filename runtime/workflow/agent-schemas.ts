@@ -40,7 +40,7 @@ export const HandoffSchema = z.object({
   evidence: z.string().describe('What shows the item works (output, file:line)'),
   blocked_reason: z
     .string()
-    .describe('When blocked: a stop token first (too-big, needs-confirm, ambiguous, regressed, scope), then why; else ""'),
+    .describe('When blocked: a stop token first (too-big, needs-confirm, ambiguous, regressed, scope; for a person only: gated, premise, charter-contradiction, never-rule), then why; else ""'),
   concerns: z.array(z.string()),
   decisions: z
     .array(ItemDecisionSchema)

@@ -1,3 +1,4 @@
+import type { PersonReason } from '../decisions/forks.js';
 import type { DecisionFork, DecisionInput, DecisionPersona } from '../decisions/schema.js';
 import { judgePersonaAnswer } from '../persona/judge.js';
 import { personaPromptWithRules } from '../persona/prompt-text.js';
@@ -29,6 +30,19 @@ export class RunStop {
 export class Unsettled {
   constructor(
     readonly item: number,
+    readonly question: string,
+  ) {}
+}
+
+/**
+ * Thrown where an agent says only a person may settle the matter (a blocked handoff whose
+ * stop token is one of PERSON_REASONS): the loop turns it into the run model's
+ * `needs-person` event, as the Stop hook does with the session's report. No persona is asked.
+ */
+export class NeedsPerson {
+  constructor(
+    readonly item: number,
+    readonly reason: PersonReason,
     readonly question: string,
   ) {}
 }
@@ -93,6 +107,7 @@ export class RunContext {
       // The session engine's context windows: a workflow run has none.
       maxContextMb: Infinity,
       maxWindows: Infinity,
+      gated: plan.limits.gated ?? [],
     };
   }
 

@@ -6,7 +6,7 @@ import { isSuccess } from '../run/index.js';
 import { decideNext } from '../run/index.js';
 import { renderEvidence } from '../run/index.js';
 import type { AgentJsonSchemas } from './agent-schemas.js';
-import { RunContext, RunStop, Unsettled } from './context.js';
+import { NeedsPerson, RunContext, RunStop, Unsettled } from './context.js';
 import type { WorkflowHost } from './host.js';
 import { runNode } from './nodes.js';
 import { phaseTitle } from './phases.js';
@@ -194,9 +194,14 @@ async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, I
       const rescue = effect.rescue ? await rescueItem(ctx, node, mine, effect.rescue) : null;
       if (!effect.rescue || rescue) await runNode(ctx, node, mine, rescue, renderEvidence(effect.evidence, ctx.items(), node.index));
     } catch (error) {
-      if (!(error instanceof Unsettled)) throw error;
-      ctx.apply({ type: 'escalated', item: error.item, question: error.question });
-      ctx.event({ event: 'escalation', item: error.item, question: error.question });
+      if (error instanceof NeedsPerson) {
+        ctx.apply({ type: 'needs-person', item: error.item, reason: error.reason, question: error.question });
+        ctx.event({ event: 'needs-person', item: error.item, reason: error.reason, question: error.question });
+      } else {
+        if (!(error instanceof Unsettled)) throw error;
+        ctx.apply({ type: 'escalated', item: error.item, question: error.question });
+        ctx.event({ event: 'escalation', item: error.item, question: error.question });
+      }
     }
     const status = ctx.model.routing.statuses[String(node.index)];
     if (isSuccess(status)) done.add(node.index);

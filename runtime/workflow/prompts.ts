@@ -79,6 +79,7 @@ export function implementPrompt(plan: EmbeddedPlan, item: EmbeddedItem, context:
         'evidence; blocked_reason (a stop token first: too-big, needs-confirm, ambiguous, regressed, scope); concerns;',
         'decisions: every decision you made on the user\'s behalf, before the work it decided: a full entry (title, class reversible | irreversible, charter: the rule that decided it verbatim or "silent", decision, why, reversal: how to undo it), or { title, decision, mechanical: true } for one clearly right answer. They go into DECISIONS.md.',
         'Use needs-confirm or ambiguous only for a fork the charter cannot settle; a persona will settle it and hand it back to you. An irreversible decision the charter is silent on is not yours to make: answer blocked with needs-confirm instead.',
+        'What only a person may settle, no persona: answer blocked with gated (work GUARDRAILS.md gates), premise (the mission\'s premise looks false), charter-contradiction or never-rule (a Never rule is in the way) first, then the question; the run stops for the user.',
       ].join('\n'),
     ),
     ...signalsSection(item),

@@ -1,7 +1,8 @@
 import type { PersonaAnswer } from '../persona/schema.js';
 import { protocolRefusal, stopAndAskQuestion } from '../decisions/protocol.js';
 import type { Finding, ForkDecision, Handoff, ItemDecision, RescueApproach, Review, Verification } from './agent-schemas.js';
-import { entryPersona, Unsettled, type RunContext } from './context.js';
+import { PERSON_REASONS, type PersonReason } from '../decisions/forks.js';
+import { entryPersona, NeedsPerson, Unsettled, type RunContext } from './context.js';
 import { settleFork } from './fork.js';
 import type { ItemMemory } from './continuation.js';
 import type { EmbeddedItem } from './plan.js';
@@ -18,6 +19,9 @@ type Attempt =
 
 /** Stop tokens of a blocked handoff that make it an escalation (a persona settles it). */
 const ESCALATING = /^\s*(needs-confirm|ambiguous)\b/i;
+
+/** Stop tokens of a blocked handoff that only a person may settle (PERSON_REASONS): the run stops, no persona is asked. */
+const FOR_A_PERSON = new RegExp(`^\\s*(${PERSON_REASONS.join('|')})\\b[\\s:;,.-]*`, 'i');
 
 /** At most this many escalations per attempt; another one is a fork no persona settled. */
 export const MAX_ESCALATIONS = 2;
@@ -143,6 +147,8 @@ async function attemptItem(ctx: RunContext, item: EmbeddedItem, rescue: Rescue |
     }
     if (handoff.status === 'blocked') {
       const reason = handoff.blocked_reason.trim() || '(no reason given)';
+      const person = FOR_A_PERSON.exec(reason);
+      if (person) throw new NeedsPerson(item.index, person[1]!.toLowerCase() as PersonReason, reason.slice(person[0].length).trim() || 'no question given');
       if (!ESCALATING.test(reason)) return { outcome: 'failed', kind: 'blocked', evidence: `blocked: ${reason}` };
       escalations += 1;
       if (escalations > MAX_ESCALATIONS) throw new Unsettled(item.index, `escalated ${escalations} times in one attempt (${reason})`);

@@ -12,7 +12,7 @@ describe('parseGuardrails', () => {
     const { guardrails, diagnostics } = parse('');
     expect(diagnostics).toEqual([]);
     expect(guardrails).toEqual({
-      maxReviewRounds: 2,
+      maxReviewRounds: 3,
       maxIterations: 50,
       maxFailures: 3,
       maxNoProgress: 6,
@@ -20,6 +20,7 @@ describe('parseGuardrails', () => {
       maxWindows: 10,
       parallelItems: 'off',
       notifyWebhook: 'none',
+      gated: [],
     });
     expect(guardrails.autonomy).toBeUndefined();
     expect(DEFAULT_GUARDRAILS).toEqual(guardrails);
@@ -38,6 +39,7 @@ describe('parseGuardrails', () => {
       'max_windows: 3',
       'parallel_items: on',
       'notify_webhook: https://hooks.example.com/x?y=1',
+      '- gated: Stripe billing, production deploy, {#release}   # a person does these',
       '',
     ].join('\n');
     const { guardrails, diagnostics } = parse(text);
@@ -52,6 +54,7 @@ describe('parseGuardrails', () => {
       maxWindows: 3,
       parallelItems: 'on',
       notifyWebhook: 'https://hooks.example.com/x?y=1',
+      gated: ['Stripe billing', 'production deploy', '{#release}'],
     });
     expect(GuardrailsSchema.parse(guardrails)).toEqual(guardrails);
   });
@@ -193,7 +196,8 @@ describe('parseGuardrails', () => {
     ].join('\n');
     const { guardrails, diagnostics } = parse(text);
     expect(diagnostics).toEqual([]);
-    expect(guardrails).toEqual(DEFAULT_GUARDRAILS);
+    // `- Gated: …` is the documents' own way to say what always stops: the gated key.
+    expect(guardrails).toEqual({ ...DEFAULT_GUARDRAILS, gated: ['anything that leaves the machine'] });
   });
 
   it('is CRLF and BOM safe, with columns counted after the BOM', () => {
@@ -356,7 +360,7 @@ describe('a misspelt GUARDRAILS line is a diagnostic, never a silent default', (
       expect(d).toMatchObject({ code: 'unknown-guardrail', severity: 'warning' });
       expect(d!.message).toMatch(/^".+" is not a GUARDRAILS key$/);
       expect(d!.hint).toBe(
-        'The keys are autonomy, max_review_rounds, max_iterations, max_failures, max_no_progress, max_context_mb, max_windows, parallel_items, notify_webhook. Until it is fixed the line is ignored, and leopold run start refuses the file.',
+        'The keys are autonomy, max_review_rounds, max_iterations, max_failures, max_no_progress, max_context_mb, max_windows, parallel_items, notify_webhook, gated. Until it is fixed the line is ignored, and leopold run start refuses the file.',
       );
     },
   );

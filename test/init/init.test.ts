@@ -133,7 +133,7 @@ describe('leopold init (built binary)', () => {
     expect(guardrails.diagnostics).toEqual([]);
     expect(guardrails.guardrails.autonomy).toBeUndefined(); // every key commented: defaults apply
     const text = readFileSync(join(dir, '.leopold', 'GUARDRAILS.md'), 'utf8');
-    for (const key of ['autonomy: full', 'max_review_rounds: 2', 'max_iterations: 50', 'max_failures: 3', 'max_no_progress: 6', 'max_context_mb: 5', 'max_windows: 10', 'parallel_items: off', 'notify_webhook: none']) {
+    for (const key of ['autonomy: full', 'max_review_rounds: 3', 'max_iterations: 50', 'max_failures: 3', 'max_no_progress: 6', 'max_context_mb: 5', 'max_windows: 10', 'parallel_items: off', 'notify_webhook: none', 'gated: none']) {
       expect(text).toContain(`- ${key}\n`);
     }
   });

@@ -1,3 +1,4 @@
+import { DEFAULT_GUARDRAILS } from '../../runtime/guardrails/defaults.js';
 // The two engines, each driven through one parity case (test/parity/table.ts). The workflow
 // engine runs the compiled script in the stand-in host, each attempt rendered as its agents'
 // answers; the Stop-hook engine runs in a real .leopold/ (state through `leopold run
@@ -44,7 +45,8 @@ export const attemptOf = (c: Case, item: number, k: number): Attempt => {
 };
 
 /** Review rounds per item (GUARDRAILS default): the cap's fix rounds and rulings depend on it. */
-const ROUNDS = 2;
+// The review round cap the cases run under: GUARDRAILS' default (the SDD protocol's 3).
+const ROUNDS = DEFAULT_GUARDRAILS.maxReviewRounds;
 const BLOCKING = finding('P0', true);
 const ruling = (n: number, text: string, turn: number): DecisionInput & { item: number } => ({
   title: `Ruling: ${BLOCKING.severity} ${BLOCKING.type} in ${BLOCKING.file}:${BLOCKING.line} left open`,
@@ -119,6 +121,8 @@ export function answersOf(c: Case, kindOf: (item: number) => string): AnswerScri
         push(`${id}:implement`, handoff.blocked('needs-confirm: which format?'));
         push(`${id}:persona:escalation`, persona('Data Modelling Lead'));
         push(`${id}:escalation`, { value: EMPTY });
+      } else if ('needsPerson' in a) {
+        push(`${id}:implement`, handoff.blocked(`${a.needsPerson}: ${a.question}`));
       } else if ('leftOpen' in a) {
         push(`${id}:implement`, handoff.completed);
         for (let r = 0; r <= ROUNDS; r++) {
@@ -178,6 +182,7 @@ const DECISION = 'Record every decision you make on the user';
 const MECHANICAL = 'One clearly right answer';
 const NO_APPROACH = 'If there is no genuinely different approach';
 const REPORT_ESCALATION = 'A fork nobody can settle is an escalation';
+const REPORT_PERSON = 'What only a person may settle is never a persona';
 
 /** A `.leopold/` with the test brief and this plan, and a session run started in it (`leopold run start`'s function). */
 export async function startSession(leo: string, plan: string, guardrails: string): Promise<void> {
@@ -280,6 +285,10 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
       const refused = await record(empty, false);
       expect(refused).toMatchObject({ error: expect.stringMatching(/nobody made it/) });
       await escalate(reason, n);
+    } else if ('needsPerson' in a) {
+      const doc = templateIn(reason, REPORT_PERSON, { item: n, turn: turnNo, subject: itemText });
+      const [entry] = doc.events as Record<string, unknown>[];
+      await record({ events: [{ ...entry, reason: a.needsPerson, question: a.question }] });
     } else if ('leftOpen' in a) {
       const text = /Work on item \d+ now, and only on it: (.*)/.exec(reason)![1]!;
       const doc = template(reason, DECISION);

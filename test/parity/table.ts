@@ -40,6 +40,8 @@ export type Attempt =
   | { escalate: Fork }
   /** A needs-confirm blocker whose answer decides nothing. */
   | { escalateUnsettled: true }
+  /** Only a person may settle this (the stop channel): the worker says why and asks; no persona is asked. */
+  | { needsPerson: 'gated' | 'premise' | 'charter-contradiction' | 'never-rule'; question: string }
   /** The review round cap: a P0 finding in every round; a ruling is recorded and the item stays open. */
   | { leftOpen: true }
   /** A @feedback node that proposes nothing. */
@@ -333,6 +335,26 @@ export const CASES: Case[] = [
     attempts: { 1: [{ escalate: schema() }] },
     expected: { dispatched: [1, 2], stop: 'plan_complete', entries: 1 },
     failedBefore: "the Stop hook's instructions never named the escalation fork: the entry said Fork: none with no Persona line",
+  },
+  // --- the stop channel (issue #27): what only a person may settle stops, in either autonomy
+  {
+    name: 'a premise found false stops with escalation under full: no persona settles it, no entry',
+    plan: '- [ ] Count words\n- [ ] Write the README\n',
+    attempts: { 1: [{ needsPerson: 'premise', question: 'the mission says count words, but the users need characters; which?' }] },
+    expected: { dispatched: [1], stop: 'escalation' },
+  },
+  {
+    name: 'work the worker finds gated stops awaiting_human under full',
+    plan: '- [ ] Count words\n- [ ] Write the README\n',
+    attempts: { 1: [{ needsPerson: 'gated', question: 'this rotates the production API key; GUARDRAILS says a person does that' }] },
+    expected: { dispatched: [1], stop: 'awaiting_human' },
+  },
+  {
+    name: 'an item GUARDRAILS.md gates (`- gated: billing, {#deploy}   # people only`) stops the run before it, under full',
+    plan: '- [ ] Count words\n- [ ] Wire the Stripe billing webhook\n- [ ] Write the README\n',
+    guardrails: '# Guardrails\n- gated: billing, {#deploy}   # people only\n',
+    expected: { dispatched: [1], stop: 'awaiting_human' },
+    failedBefore: 'issue 27: GUARDRAILS had no way to gate work, and a persona settled what the documents say always stops',
   },
   {
     name: 'an escalation nobody can settle: escalation, no entry',

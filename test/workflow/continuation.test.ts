@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkWorkflowScript } from '../../compiler/emit/check/index.js';
 import { runWorkflowScript, type AnswerScript, type HostRun } from '../../runtime/host/index.js';
 import { initialModel, type RunModel } from '../../runtime/run/index.js';
+import { DEFAULT_GUARDRAILS } from '../../runtime/guardrails/defaults.js';
 import { worstCaseAgents } from '../../runtime/workflow/agent-budget.js';
 import { continuationOf, indexesOf, rangesOf, resumeFrom } from '../../runtime/workflow/continuation.js';
 import type { WorkflowResult } from '../../runtime/workflow/index.js';
@@ -141,6 +142,9 @@ describe('runs that continue', () => {
   });
 });
 
+// The review round cap the compiled plan runs under (GUARDRAILS' default).
+const ROUNDS = DEFAULT_GUARDRAILS.maxReviewRounds;
+
 describe('the worst case an item can take', () => {
   it('is never exceeded: escalations, silent verifiers and reviewers, every review round blocked', async () => {
     const plan = '# Plan\n\n- [ ] Fix the login token check in the production database migration\n  @scenario a card is stored encrypted\n';
@@ -151,14 +155,15 @@ describe('the worst case an item can take', () => {
       { label: 'i1:implement', answers: [handoff.blocked('needs-confirm: which table?'), handoff.blocked('ambiguous: which key?'), handoff.completed] },
       { label: '/^i1:persona/', answers: [persona('Database Reliability Engineer')] },
       { label: 'i1:escalation', answers: [decision()] },
-      { label: 'i1:verify', answers: [die, verdict.pass, die, verdict.pass, die, verdict.pass] },
-      ...['correctness', 'security', 'works'].map((who) => ({ label: `i1:review:${who}`, answers: [die, blocking, die, blocking, die, blocking] })),
+      // Every round (the first and each of the cap's fix rounds): a silent judge first, then a pass or a block.
+      { label: 'i1:verify', answers: Array.from({ length: ROUNDS + 1 }, () => [die, verdict.pass]).flat() },
+      ...['correctness', 'security', 'works'].map((who) => ({ label: `i1:review:${who}`, answers: Array.from({ length: ROUNDS + 1 }, () => [die, blocking]).flat() })),
     ];
     const run = await runWorkflowScript(script, { staticCheck: checkWorkflowScript, answers });
     expect(run.ok).toBe(true);
     expect((run.result as WorkflowResult).stop).toBe('routed_complete'); // left open at the review cap
     const node = { kind: 'work', sensitive: true, critical: true } as EmbeddedNode;
     // The whole run: the one dispatch and the stop's own scribe call.
-    expect(run.stats.agents - 1).toBe(worstCaseAgents(node, 2, false));
+    expect(run.stats.agents - 1).toBe(worstCaseAgents(node, ROUNDS, false));
   });
 });

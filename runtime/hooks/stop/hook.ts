@@ -87,6 +87,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
       maxNoProgress: guardrails.maxNoProgress,
       maxContextMb: guardrails.maxContextMb,
       maxWindows: guardrails.maxWindows,
+      gated: guardrails.gated,
     };
 
     const bytes = transcriptBytes(input.transcriptPath);

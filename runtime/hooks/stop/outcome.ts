@@ -1,3 +1,4 @@
+import { PERSON_REASONS, type PersonReason } from '../../decisions/forks.js';
 import type { PlanItem } from '../../plan/schema.js';
 import type { RunEvent } from '../../run/index.js';
 import { signalStrings } from '../../run/index.js';
@@ -13,7 +14,7 @@ const numberOf = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'stri
  * the workflow derives from its agents' answers): read from PLAN.md (the item's checkbox)
  * and the events recorded since the dispatch, in the vocabulary the workflow's scribe
  * writes: `failure` (kind), `item-open`, `gate` / `verify` (verdict), `tool` (exit),
- * `signals` (the values it chose for the item's `@emit` keys), `escalation` (a fork nobody could settle; `leopold record` writes one itself when it
+ * `signals` (the values it chose for the item's `@emit` keys), `needs-person` (only a person may settle it: the run stops), `escalation` (a fork nobody could settle; `leopold record` writes one itself when it
  * refuses an irreversible decision on a silent charter) and `no-approach` (the rescue found
  * none). A ticked checkbox is acceptance; nothing reported means the item is still open
  * (the same item again).
@@ -33,7 +34,14 @@ export function reportedEvents(item: PlanItem, events: readonly LoggedEvent[]): 
       });
     }
   }
-  // A fork nobody could settle, or a rescue with no approach, outweighs anything else the turn reported, a tick included.
+  // What only a person may decide, a fork nobody could settle, or a rescue with no approach
+  // outweighs anything else the turn reported, a tick included.
+  const person = named('needs-person').at(-1);
+  if (person !== undefined) {
+    const reason = (PERSON_REASONS as readonly unknown[]).includes(person.reason) ? (person.reason as PersonReason) : 'premise';
+    const question = typeof person.question === 'string' && person.question.trim() !== '' ? person.question.trim() : 'no question given';
+    return [...out, { type: 'needs-person', item: n, reason, question }];
+  }
   const escalation = named('escalation').at(-1);
   if (escalation !== undefined) {
     const question = typeof escalation.question === 'string' && escalation.question.trim() !== '' ? escalation.question.trim() : 'no question given';

@@ -85,6 +85,10 @@ export function protocolText(): string {
       record('- Never record a decision nobody made. A fork nobody can settle is an escalation: report it and end your turn; the run stops with escalation:', {
         events: [{ event: 'escalation', item: FILL, question: FILL }],
       }),
+      record(
+        '- What only a person may settle is never a persona\'s: work GUARDRAILS.md gates, the mission\'s premise found false, the charter contradicting itself, a Never rule in the way. Report it and end your turn; the run stops for the user:',
+        { events: [{ event: 'needs-person', item: FILL, reason: FILL, question: FILL }] },
+      ),
     ].join('\n'),
     `You may never: ${FORBIDDEN_ACTIONS.join('; ')}.`,
   ].join('\n\n');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STOP_LIMITS, stopCondition, STOP_REASONS, type StopFacts, type StopInput } from '../../../runtime/run/index.js';
+import { DEFAULT_STOP_LIMITS, gatedBy, stopCondition, STOP_REASONS, type StopFacts, type StopInput } from '../../../runtime/run/index.js';
+import { parsePlan } from '../../../runtime/plan/parse/index.js';
 import { startedState, type RunState } from '../../../runtime/state/index.js';
 import { reduce, type RunModel } from '../../../runtime/run/index.js';
 // The run model's reducer (runtime/run) for the transitions these tests drive.
@@ -150,5 +151,39 @@ describe('stopCondition', () => {
   it('context budget: only past max_context_mb', () => {
     expect(reason(input(base(), { transcriptBytes: 5 * 1024 * 1024 }))).toBeNull();
     expect(reason(input(base(), { transcriptBytes: 5 * 1024 * 1024 + 1 }))).toBe('context_budget');
+  });
+});
+
+describe('what only a person settles (GUARDRAILS.md `gated`, the needs-person event)', () => {
+  const item = (text: string, anchor: string | null = null) => ({ text, anchor });
+
+  it('a phrase names an item whose text holds it, in any case; {#anchor} names the item with that anchor', () => {
+    const gated = ['Stripe billing', '{#release}'];
+    expect(gatedBy(item('Wire the stripe BILLING webhook'), gated)).toBe('Stripe billing');
+    expect(gatedBy(item('Cut the release', 'release'), gated)).toBe('{#release}');
+    expect(gatedBy(item('Cut the release', 'ship'), gated)).toBeNull();
+    expect(gatedBy(item('Write the README'), gated)).toBeNull();
+    expect(gatedBy(item('Write the README'))).toBeNull();
+  });
+
+  it('a gated next item stops awaiting_human in either autonomy, after the budgets', () => {
+    for (const autonomy of ['full', 'ask'] as const) {
+      expect(stopCondition({ state: base(), limits: DEFAULT_STOP_LIMITS, autonomy, facts: { nextGated: 'billing' } })).toEqual({
+        reason: 'awaiting_human',
+        detail: 'the next item is gated by GUARDRAILS.md (gated: billing)',
+      });
+    }
+    const spent = { ...base(), iteration: DEFAULT_STOP_LIMITS.maxIterations };
+    expect(stopCondition({ state: spent, limits: DEFAULT_STOP_LIMITS, autonomy: 'full', facts: { nextGated: 'billing' } })?.reason).toBe('iteration_budget');
+  });
+
+  it('needs-person halts the run: gated work awaiting_human, the other reasons escalation, the first halt kept', () => {
+    const items = parsePlan('- [ ] Count words\n', 'PLAN.md').items;
+    const gated = reduce(base(), { type: 'needs-person', item: 1, reason: 'gated', question: 'rotates the production key' }, items);
+    expect(gated.halt).toEqual({ reason: 'awaiting_human', item: 1, detail: 'item 1 ("Count words") needs a person (GUARDRAILS.md gates this work): rotates the production key' });
+    for (const reason of ['premise', 'charter-contradiction', 'never-rule'] as const) {
+      expect(reduce(base(), { type: 'needs-person', item: 1, reason, question: 'q' }, items).halt?.reason).toBe('escalation');
+    }
+    expect(reduce(gated, { type: 'needs-person', item: 1, reason: 'premise', question: 'q' }, items).halt).toEqual(gated.halt);
   });
 });
