@@ -234,13 +234,15 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
     dispatched.push(n);
     if (/This is the run's one rescue/.test(reason)) {
       const r = c.rescue?.[n] ?? { role: 'Build Engineer', approach: 'another way' };
-      if (r.approach === '') {
+      if (r.approach === '' && !('silent' in r && r.silent)) {
         await record(template(reason, NO_APPROACH));
         continue;
       }
-      const p = persona(r.role).value;
-      const doc = template(reason, FORK_PERSONA);
-      await record({ decisions: decisionsIn(doc).map((e) => ({ ...e, decision: r.approach, persona: { name: p.name, role: p.role, expertise: p.expertise } })) });
+      if (r.approach !== '') {
+        const p = persona(r.role).value;
+        const doc = template(reason, FORK_PERSONA);
+        await record({ decisions: decisionsIn(doc).map((e) => ({ ...e, decision: r.approach, persona: { name: p.name, role: p.role, expertise: p.expertise } })) });
+      }
     }
     const k = attemptsSoFar.get(n) ?? 0;
     attemptsSoFar.set(n, k + 1);

@@ -59,8 +59,12 @@ export interface Case {
    * the block reason's template); an item not listed reports none (its first declared values).
    */
   signals?: Record<number, Record<string, string>>;
-  /** Item index -> the rescue's persona and approach ('' : it found none). */
-  rescue?: Record<number, { role: string; approach: string }>;
+  /**
+   * Item index -> the rescue's persona and approach ('' : it found none). `silent`: the
+   * session says nothing about an approach at all and just tries again (the workflow's
+   * rescue persona answers none).
+   */
+  rescue?: Record<number, { role: string; approach: string; silent?: boolean }>;
   expected: {
     dispatched: number[];
     stop: string;
@@ -224,6 +228,14 @@ export const CASES: Case[] = [
     rescue: { 1: { role: 'Build Engineer', approach: '' } },
     expected: { dispatched: [1, 1, 1, 1], stop: 'repeated_failure' },
     failedBefore: 'the Stop hook gave the session no way to report it: it handed the item out again as an ordinary attempt (5 dispatches; the workflow stopped at 3 iterations)',
+  },
+  {
+    name: 'a rescue turn that records no approach is the rescue finding none: repeated_failure, not a spent rescue drifting into no_progress',
+    plan: '- [ ] Count words\n- [ ] Write the README\n',
+    attempts: { 1: fails('verification', 4) },
+    rescue: { 1: { role: 'Build Engineer', approach: '', silent: true } },
+    expected: { dispatched: [1, 1, 1, 1], stop: 'repeated_failure' },
+    failedBefore: 'issue 27: the session engine granted the rescue to a turn that recorded no approach',
   },
   {
     name: 'the rescued attempt fails too: repeated_failure',

@@ -1,11 +1,11 @@
 import type { PlanItem } from '../../plan/schema.js';
-import { reduceAll } from '../../run/index.js';
+import { reduceAll, type RunEvent } from '../../run/index.js';
 import { applyStep, decideNext, freezeWaves, type Completion, type Step } from '../../run/index.js';
 import { finishedState, windowClosed } from '../../run/index.js';
 import type { RunState } from '../../run/index.js';
 import type { StopLimits, StopVerdict } from '../../run/index.js';
 import type { CheckpointInput, WindowCloseCause } from './checkpoint.js';
-import { hookMemoryOf, withHookMemory, type WindowMemory } from './memory.js';
+import { hookMemoryOf, withHookMemory, type PendingDispatch, type WindowMemory } from './memory.js';
 import { reportedEvents, type LoggedEvent } from './outcome.js';
 import type { Evidence } from '../../run/index.js';
 
@@ -27,6 +27,8 @@ export interface TurnInput {
   sessionId: string | null;
   /** The transcript holds a compaction since the last block (the session lost the protocol's text). */
   compacted: boolean;
+  /** How many rescue decisions (Fork: repeated-failure) DECISIONS.md holds for this run; read only around the rescue. */
+  approaches: () => number;
   now: Date;
 }
 
@@ -118,7 +120,7 @@ export function stopTurn(input: TurnInput): Turn {
 
   // The session's reports become run-model events; the one decision of what happens next is runtime/run's.
   const pending = memory.pending ? input.items.find((item) => item.index === memory.pending!.item) : undefined;
-  if (pending) state = reduceAll(state, reportedEvents(pending, input.events), input.items);
+  if (pending) state = reduceAll(state, withRescueOutcome(reportedEvents(pending, input.events), pending, memory.pending!, input.approaches), input.items);
   const plan = { items: input.items, waves };
   const decide = (transcriptBytes: number | null): Step =>
     decideNext({
@@ -174,7 +176,7 @@ export function stopTurn(input: TurnInput): Turn {
   // The protocol goes once per window's session, and again once the session compacted it away.
   const protocol = resume || !memory.protocol || input.compacted;
   state = withHookMemory(state, {
-    pending: { item: item.index, offset: input.eventsOffset, rescue: rescue !== null },
+    pending: { item: item.index, offset: input.eventsOffset, rescue: rescue !== null, ...(rescue !== null ? { approaches: input.approaches() } : {}) },
     waves,
     window,
     protocol: true,
@@ -190,3 +192,17 @@ export function stopTurn(input: TurnInput): Turn {
   };
 }
 
+/**
+ * The rescue is bought with an approach: a rescue turn that ends with the item not done,
+ * no approach recorded (no new Fork: repeated-failure decision) and nothing else that stops
+ * the run reported is the rescue finding none (`no-approach`: the run stops with
+ * `repeated_failure`), as when the workflow's rescue persona answers no approach. Without
+ * it the session would spend the rescue on nothing and drift into `no_progress`.
+ */
+function withRescueOutcome(events: RunEvent[], item: PlanItem, pending: PendingDispatch, approaches: () => number): RunEvent[] {
+  if (!pending.rescue || pending.approaches === undefined || item.done) return events;
+  if (events.some((event) => event.type === 'no-approach' || event.type === 'escalated' || event.type === 'needs-person')) return events;
+  if (approaches() > pending.approaches) return events;
+  // Without an approach the turn was no rescued attempt: its failure is not counted, as the workflow makes none.
+  return [...events.filter((event) => event.type !== 'failed'), { type: 'no-approach', item: item.index }];
+}

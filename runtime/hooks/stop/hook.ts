@@ -114,6 +114,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
           transcriptBytes: bytes,
           sessionId: input.sessionId,
           compacted: compactedSince(input.transcriptPath, memory.transcript),
+          approaches: () => decisionsOfRun(dir, current).filter((d) => d.fork === 'repeated-failure').length,
           now: now(),
         });
         // The resume note lands before the state that points at it: a failed write leaves the state untouched (fail open).

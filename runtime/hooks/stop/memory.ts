@@ -7,6 +7,8 @@ export interface PendingDispatch {
   offset: number;
   /** This dispatch is the run's one rescue attempt. */
   rescue: boolean;
+  /** For the rescue: how many rescue decisions (Fork: repeated-failure) DECISIONS.md held when it was handed out. */
+  approaches?: number;
 }
 
 /**
@@ -50,7 +52,9 @@ export function hookMemoryOf(state: RunState): HookMemory {
   let dispatch: PendingDispatch | null = null;
   if (pending !== null && typeof pending === 'object') {
     const p = pending as Record<string, unknown>;
-    if (isIndex(p.item) && typeof p.offset === 'number' && p.offset >= 0) dispatch = { item: p.item, offset: p.offset, rescue: p.rescue === true };
+    if (isIndex(p.item) && typeof p.offset === 'number' && p.offset >= 0) {
+      dispatch = { item: p.item, offset: p.offset, rescue: p.rescue === true, ...(typeof p.approaches === 'number' ? { approaches: p.approaches } : {}) };
+    }
   }
   const frozen = Array.isArray(waves) && waves.every((w) => Array.isArray(w) && w.every(isIndex)) ? (waves as number[][]) : null;
   const size = typeof transcript === 'number' && Number.isInteger(transcript) && transcript >= 0 ? transcript : null;
