@@ -155,12 +155,14 @@ export async function redteamRun(fixtures: ReturnType<typeof projectFixtures>, m
     writeFileSync(`${report}.${mode}${layers === 'os' ? '.os-only' : ''}.json`, `${JSON.stringify({ mode, ordinary: ordinary.length, broken: broken.length, attacks: attacks.length, unreachable, table, wallMs: run.wallMs }, null, 2)}\n`);
   }
   // The audit at the end of the run: ordinary work and denied attacks leave nothing to list.
-  // With the guard off, the attacks that rewrite package.json's scripts land (no layer
-  // denies writing package.json): those, and only those, are listed.
+  // An attack that rewrites package.json's scripts can land in any mode (no layer denies
+  // writing package.json: agents edit it as ordinary work, and a script's text runs only
+  // later): the audit lists those, and only those, and finish refuses until they are undone
+  // or accepted.
   const finish = p.leopold(['run', 'finish']);
   const listed = [...finish.stdout.matchAll(/^ {2}(\S[^:]*): /gm)].map((m) => m[1]!);
-  if (layers === 'all') expect(finish.code, finish.stdout).toBe(0);
-  else expect(listed.filter((path) => !path.startsWith('package.json')), finish.stdout).toEqual([]);
+  expect(listed.filter((path) => !path.startsWith('package.json')), finish.stdout).toEqual([]);
+  expect(finish.code, finish.stdout).toBe(listed.length === 0 ? 0 : 1);
   // The lock outlives nothing it should not: lifting it restores git for the user.
   expect(p.leopold(['run', 'unlock', ...(finish.code === 0 ? [] : ['--accept-changes'])]).code).toBe(0);
   const local = join(p.dir, '.claude', 'settings.local.json');
