@@ -1,4 +1,4 @@
-// The compiler, in data-flow order (DESIGN.md): parse → graph → repair → classify → emit → check.
+// The compiler, in data-flow order (docs/architecture.md): parse → graph → repair → classify → emit → check.
 import { parseGuardrails } from './brief/guardrails.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { buildCompiledPlan, emitWorkflow, type CompiledPlan } from './emit/index.js';
@@ -65,7 +65,7 @@ export type CompileResult = {
 );
 
 /**
- * Compiles a plan to the workflow script and its args file (SPEC-PLAN §4–6): validate,
+ * Compiles a plan to the workflow script and its args file (docs/compile.md–6): validate,
  * repair when allowed and needed, classify, emit, check. Pure and deterministic: same
  * inputs, same bytes; the caller writes PLAN.md (after a repair) and the outputs.
  */

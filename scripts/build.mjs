@@ -173,7 +173,7 @@ await buildExecutable('runtime/hooks/stop-failure/main.ts', 'dist/hooks/stop-fai
 
 // The workflow runtime, bundled ONCE here: templates/workflow/entry.ts + runtime/workflow as
 // one IIFE assigning `leopoldWorkflow`. `leopold compile` reads it from beside dist/leopold.js
-// and embeds it after the plan; it must meet CLAUDE-CODE.md §1–2 (no imports, no node
+// and embeds it after the plan; it must meet docs/host-contract.md (no imports, no node
 // globals), which is checked below, once. Not minified, so the emitted script stays reviewable.
 // The agent JSON Schemas are generated from their zod schemas here, at build time: bundle
 // runtime/workflow/agent-schemas.ts for node, import it, and hand the plain objects to the
@@ -205,7 +205,7 @@ const runtimeBundle = readFileSync(resolve(root, 'dist/workflow-runtime.js'), 'u
 const problems = runtimeBundleProblems(runtimeBundle);
 if (problems.length > 0) {
   rmSync(resolve(root, 'dist/workflow-runtime.js'), { force: true });
-  throw new Error(`dist/workflow-runtime.js breaks the Claude Code host contract (CLAUDE-CODE.md §1–2):\n${problems.join('\n')}`);
+  throw new Error(`dist/workflow-runtime.js breaks the Claude Code host contract (docs/host-contract.md):\n${problems.join('\n')}`);
 }
 writeFileSync(resolve(root, RUNTIME_BUNDLE_HASH), `${createHash('sha256').update(runtimeBundle, 'utf8').digest('hex')}\n`);
 

@@ -4,7 +4,7 @@ import { HIGH_RISK_CHARTER_PATTERNS, RISK_CLASSES, TRIVIAL_PATTERNS, type RiskCl
 import { keywordMatcher, wordsOf } from './words.js';
 
 /**
- * Classification (SPEC-PLAN §5): how much effort an item deserves and which reviewers it
+ * Classification (docs/classification.md): how much effort an item deserves and which reviewers it
  * needs, from the risk classes its text falls into (keywords.ts) and the charter.
  * Precedence, documented in docs/classification.md:
  *

@@ -1,7 +1,7 @@
 /**
  * Word-bounded keyword matching for classification. Matching works on words, never on
  * substrings, so "design" cannot contain "sign" and "author" cannot contain "auth"
- * (SPEC-PLAN §5 fix).
+ * (docs/classification.md fix).
  */
 
 /** One word of a pattern: exact, or a stem when it ended in `*`. */

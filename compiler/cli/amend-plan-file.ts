@@ -1,4 +1,4 @@
-// The amendment pipeline, end to end (SPEC-PLAN §4): under `PLAN.md.lock`, read PLAN.md and
+// The amendment pipeline, end to end (docs/compile.md): under `PLAN.md.lock`, read PLAN.md and
 // the run's spent budget, judge → apply → validate in memory (amendText), and only then
 // write PLAN.md once, atomically, and add the spent changes to state.json. Compile's repair
 // and `leopold plan amend` (a @feedback node's scribe, the runtime deadlock repair) use it.

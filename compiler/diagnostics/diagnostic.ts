@@ -8,7 +8,7 @@ export type { Span };
 export const SeveritySchema = z.enum(['error', 'warning']);
 export type Severity = z.infer<typeof SeveritySchema>;
 
-/** The one Diagnostic shape (SPEC-PLAN §3) used by every phase and renderer. */
+/** The one Diagnostic shape (docs/plan-language.md) used by every phase and renderer. */
 export const DiagnosticSchema = z.object({
   code: z.string(),
   severity: SeveritySchema,
@@ -72,7 +72,7 @@ export function diagnostic(
   return diagnosticFor(code, entry, file, span, message, items, hint ?? entry.hint);
 }
 
-/** Diagnostics in output order: by line, column, then code (SPEC-PLAN §3). */
+/** Diagnostics in output order: by line, column, then code (docs/plan-language.md). */
 export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
   return [...list].sort(
     (a, b) =>

@@ -1,6 +1,6 @@
 import type { Diagnostic } from './diagnostic.js';
 
-/** The diagnostic with keys in the documented order (SPEC-PLAN §3), `hint` only when set. */
+/** The diagnostic with keys in the documented order (docs/plan-language.md), `hint` only when set. */
 export function stableDiagnostic(d: Diagnostic): Diagnostic {
   return {
     code: d.code,

@@ -3,7 +3,7 @@ import { CompiledPlanSchema, type CompiledPlan } from './schema.js';
 
 /**
  * `.leopold/workflow-args.json`: the args payload Leopold's own workflow takes
- * (SPEC-PLAN §6), so a user who launches the workflow with explicit args passes the same
+ * (docs/compile.md), so a user who launches the workflow with explicit args passes the same
  * plan.
  */
 export const WorkflowArgsSchema = z.strictObject({

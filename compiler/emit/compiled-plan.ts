@@ -21,8 +21,8 @@ export interface CompiledPlanInput {
 }
 
 /**
- * Builds the CompiledPlan (SPEC-PLAN §6) from a valid plan: every item once, classified
- * (SPEC-PLAN §5); the open ones' indexes by wave; the charter's hard rules lifted; limits
+ * Builds the CompiledPlan (docs/compile.md) from a valid plan: every item once, classified
+ * (docs/classification.md); the open ones' indexes by wave; the charter's hard rules lifted; limits
  * from GUARDRAILS; whether the plan declares a graph. Validated by the schema on the way
  * out, so key order is the schema's.
  */
@@ -48,7 +48,7 @@ export function buildCompiledPlan(input: CompiledPlanInput): CompiledPlan {
 
 /**
  * True when the plan uses anything beyond a plain checklist (a route, an emit, a need or a
- * non-work kind): then the routed loop runs; otherwise the wave loop (SPEC-PLAN §6).
+ * non-work kind): then the routed loop runs; otherwise the wave loop (docs/compile.md).
  */
 export function declaresGraph(ir: PlanIR): boolean {
   return ir.items.some((item) => item.kind !== 'work' || item.routes.length > 0 || item.emits.length > 0 || item.needs.length > 0);

@@ -81,5 +81,5 @@ export function runtimeBundleProblems(runtimeBundle: string, emit: typeof emitSc
 export function assertRuntimeBundle(runtimeBundle: string): void {
   const problems = runtimeBundleProblems(runtimeBundle);
   if (problems.length === 0) return;
-  throw new LeopoldError(`the workflow runtime bundle breaks the Claude Code host contract (CLAUDE-CODE.md §1–2); rebuild it with npm run build:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  throw new LeopoldError(`the workflow runtime bundle breaks the Claude Code host contract (docs/host-contract.md); rebuild it with npm run build:\n${problems.map((p) => `  ${p}`).join('\n')}`);
 }

@@ -5,7 +5,7 @@ import { stagesOf } from '../../runtime/run/index.js';
 import { compactPlan } from '../../runtime/plan/compact.js';
 import type { CompiledPlan } from './schema.js';
 
-/** The saved workflow's name (SPEC-PLAN §6): not `leopold-run` (the in-session skill) nor `leopold-workflow` (the launcher). */
+/** The saved workflow's name (docs/compile.md): not `leopold-run` (the in-session skill) nor `leopold-workflow` (the launcher). */
 export const WORKFLOW_NAME = 'leopold-workflow-run';
 
 /** Where the script is written, relative to the project root. */
@@ -18,7 +18,7 @@ export const RUNTIME_GLOBAL = 'leopoldWorkflow';
 const CALL = `return await ${RUNTIME_GLOBAL}.run(PLAN, typeof args === 'undefined' ? undefined : args);`;
 
 /**
- * The emitted workflow script (CLAUDE-CODE.md §1): a header comment, `export const meta`
+ * The emitted workflow script (docs/host-contract.md): a header comment, `export const meta`
  * as the first statement (a pure JSON literal), the CompiledPlan as data, the runtime
  * bundle, then the call. Pure and deterministic: the same plan and bundle give the same
  * bytes. Size and the host contract are checked by the caller (compile).

@@ -4,7 +4,7 @@ import { stableDiagnostic } from '../diagnostics/render-json.js';
 import { NodeKindSchema, type PlanItem, type Route } from '../../runtime/plan/schema.js';
 import type { PlanAnalysis } from './analysis.js';
 
-/** A route as `--json` shows it: key/op/value only on signal routes (SPEC-PLAN §3). */
+/** A route as `--json` shows it: key/op/value only on signal routes (docs/plan-language.md). */
 export const GraphRouteSchema = z.strictObject({
   when: z.string(),
   target: z.number().int(),
@@ -32,7 +32,7 @@ export const GraphNodeSchema = z.strictObject({
   line: z.number().int().min(1),
 });
 
-/** The whole `leopold graph --json` document (SPEC-PLAN §3). */
+/** The whole `leopold graph --json` document (docs/plan-language.md). */
 export const GraphJsonSchema = z.strictObject({
   plan: z.string(),
   nodes: z.array(GraphNodeSchema),
@@ -42,7 +42,7 @@ export const GraphJsonSchema = z.strictObject({
 /** The `leopold graph --json` document. */
 export type GraphJson = z.infer<typeof GraphJsonSchema>;
 
-/** The `--json` document for an analysis: exactly SPEC-PLAN §3's shape and key order. */
+/** The `--json` document for an analysis: exactly docs/plan-language.md's shape and key order. */
 export function graphJson(analysis: PlanAnalysis): GraphJson {
   return {
     plan: analysis.ir.file,

@@ -5,7 +5,7 @@ import { CHECKS } from './checks/index.js';
 import { checkContext, type CheckOptions } from './context.js';
 
 /**
- * The graph phase: the plan as a graphlib multigraph, the checks of SPEC-PLAN §3, the
+ * The graph phase: the plan as a graphlib multigraph, the checks of docs/plan-language.md, the
  * waves, and the reachability fix-point the runtime's routing makes true.
  */
 export { buildGraph, type PlanDag, type PlanEdge, type PlanGraph } from './build-graph.js';

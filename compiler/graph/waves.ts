@@ -2,7 +2,7 @@ import type { PlanIR } from '../../runtime/plan/schema.js';
 import { itemsByIndex } from './build-graph.js';
 
 /**
- * The waves of a plan as item ids (SPEC-PLAN §3): wave 1 is every open item whose
+ * The waves of a plan as item ids (docs/plan-language.md): wave 1 is every open item whose
  * dependencies are all done, wave k+1 every open item whose dependencies are placed.
  * Routes and needs do not shape waves; plan order inside a wave; done items are in none.
  */

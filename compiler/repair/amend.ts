@@ -1,4 +1,4 @@
-// The pure half of the amendment pipeline (SPEC-PLAN §4): judge → apply → validate, in
+// The pure half of the amendment pipeline (docs/compile.md): judge → apply → validate, in
 // memory. Every plan change goes through it: compile's repair, `leopold plan amend` (what
 // a @feedback node's scribe and the runtime deadlock repair run). The other half, the
 // locked atomic write, is compiler/cli/amend-plan-file.ts.

@@ -1,4 +1,4 @@
-// The repair phase (SPEC-PLAN §4): bounded, all-or-nothing, in memory. amendText judges the
+// The repair phase (docs/compile.md): bounded, all-or-nothing, in memory. amendText judges the
 // proposals with runtime/amend, applies them and re-validates the result; every plan change
 // (compile's repair, `leopold plan amend` for @feedback and the runtime deadlock repair)
 // goes through it, and compiler/cli/amend-plan-file.ts writes PLAN.md only when `ok`.

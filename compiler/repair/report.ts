@@ -28,7 +28,7 @@ export function proposalVerdicts(outcome: RepairOutcome): ProposalVerdict[] {
 }
 
 /**
- * The refusal a failed repair prints (SPEC-PLAN §4): why nothing was written, the original
+ * The refusal a failed repair prints (docs/compile.md): why nothing was written, the original
  * diagnostics, each proposal accepted or refused with its bound, and what is still invalid.
  */
 export function renderRepairReport(outcome: RepairOutcome, file: string, sources?: SourceLookup): string {

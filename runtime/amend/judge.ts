@@ -11,7 +11,7 @@ export interface JudgeOptions {
 }
 
 /**
- * Judges proposals in order against every bound (SPEC-PLAN §4); the first bound that
+ * Judges proposals in order against every bound (docs/compile.md); the first bound that
  * objects refuses the proposal with its code and detail. Accepted proposals spend the
  * shared budget as they go, so a fourth change in a run is refused `add-budget`.
  */

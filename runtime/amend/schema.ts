@@ -50,7 +50,7 @@ export type Proposal = z.infer<typeof ProposalSchema>;
 export type RouteProposal = z.infer<typeof RouteProposalSchema>;
 export type AddProposal = z.infer<typeof AddProposalSchema>;
 
-/** The bound codes, in the order they are judged (SPEC-PLAN §4). */
+/** The bound codes, in the order they are judged (docs/compile.md). */
 export const BOUND_CODES = [
   'add-budget',
   'no-delete',

@@ -3,7 +3,7 @@ import { parseAutonomy } from './spellings.js';
 
 export { parseAutonomy };
 
-/** The two postures a run can have (SPEC-RUNTIME §1). */
+/** The two postures a run can have (docs/guardrails.md). */
 export const AutonomySchema = z.enum(['full', 'ask']);
 export type Autonomy = z.infer<typeof AutonomySchema>;
 

@@ -18,7 +18,7 @@ export const NO_PERSONA = 'none: no role could be synthesized; decided under the
 /** What the Bound by line says when CHARTER.md lifts no hard rule. */
 export const NO_RULES = 'none: CHARTER.md states no hard rules';
 
-/** Field labels padded to one column, exactly as SPEC-RUNTIME §3 writes them. */
+/** Field labels padded to one column, exactly as docs/decisions.md writes them. */
 export const LABEL_WIDTH = 13;
 const label = (name: string) => `${name}:`.padEnd(LABEL_WIDTH);
 const CONTINUATION = ' '.repeat(LABEL_WIDTH);
@@ -45,7 +45,7 @@ export function isPersonaEntry(entry: DecisionInput): boolean {
 /**
  * `<name> — <role> (<expertise; …>)`, or NO_PERSONA when none was synthesized. A persona
  * that acceptPersona would refuse (a costume role, no or catch-all expertise) counts as none: the entry
- * must not credit a role the rules say could not decide (SPEC-RUNTIME §2).
+ * must not credit a role the rules say could not decide (docs/decisions.md).
  */
 export function personaLine(persona: DecisionPersona | null | undefined): string {
   const expertise = (persona?.expertise ?? []).map(oneLine).filter(Boolean);
@@ -78,7 +78,7 @@ function forkText(entry: DecisionInput): string {
 }
 
 /**
- * One DECISIONS.md entry (SPEC-RUNTIME §3), without a trailing newline: the block form, or
+ * One DECISIONS.md entry (docs/decisions.md), without a trailing newline: the block form, or
  * the one-line `- D<N> mechanical: …` form. `at` is the writer's clock, never the caller's.
  * A persona-fork entry says who decided (Persona) and which charter rules bound them
  * (`rules`, lifted from CHARTER.md by the writer, never taken from the caller).

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The efforts agent() accepts (CLAUDE-CODE.md §3). */
+/** The efforts agent() accepts (docs/host-contract.md). */
 export const AGENT_EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 
 const text = (what: string) => z.string({ error: `${what} must be a string` }).min(1, { error: `${what} must be a non-empty string` });

@@ -19,7 +19,7 @@ interface Pending {
 const failure = (name: string, message: string): AgentOutcome => ({ ok: false, error: { name, message } });
 
 /**
- * The host side of agent() (CLAUDE-CODE.md §3): option and schema checks, the 1,000-agent
+ * The host side of agent() (docs/host-contract.md): option and schema checks, the 1,000-agent
  * cap, the token budget, the 16-agent gate, scripted or default answers with structured
  * output retries, and the journal of every call in call order.
  */

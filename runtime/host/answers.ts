@@ -14,7 +14,7 @@ export const ScriptedToolCallSchema = z.strictObject({
 export type ScriptedToolCall = z.infer<typeof ScriptedToolCallSchema>;
 const tools = z.array(ScriptedToolCallSchema).optional();
 
-/** One scripted agent answer (CLAUDE-CODE.md §3 outcomes). */
+/** One scripted agent answer (docs/host-contract.md outcomes). */
 export const ScriptedAnswerSchema = z.union([
   /** The agent's structured answer (with a schema) or its final text (without: strings as is, other values as JSON). */
   z.strictObject({ value: z.unknown(), tokens, tools }),

@@ -1,7 +1,7 @@
 import { MAX_BOUNDARY_ARRAY } from './limits.js';
 
 /**
- * The path of the first array holding more than 4,096 elements (CLAUDE-CODE.md §2), or
+ * The path of the first array holding more than 4,096 elements (docs/host-contract.md), or
  * null. `value` is JSON data, so the walk meets no cycles.
  */
 export function oversizedArrayPath(value: unknown, path: string): string | null {

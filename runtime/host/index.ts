@@ -24,7 +24,7 @@ export * from './limits.js';
 
 /**
  * Runs a workflow script in the stand-in for Claude Code's dynamic-workflow runtime
- * (CLAUDE-CODE.md §1–3): load (or refuse) it, run the body in a fresh hardened realm with
+ * (docs/host-contract.md): load (or refuse) it, run the body in a fresh hardened realm with
  * scripted or default agent answers on a virtual clock, and report the run. Never throws
  * for anything the script does; the report says what happened.
  */

@@ -1,5 +1,5 @@
 /**
- * The host's numeric limits (CLAUDE-CODE.md §1–3), named once. The stand-in's own choices
+ * The host's numeric limits (docs/host-contract.md), named once. The stand-in's own choices
  * (virtual agent duration, default token cost) are marked as such.
  */
 

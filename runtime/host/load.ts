@@ -6,7 +6,7 @@ import { MetaProblem, readMeta } from './meta.js';
 import type { HostViolation, StaticCheck } from './types.js';
 
 /**
- * Loading a workflow script (CLAUDE-CODE.md §1), as a sequence of steps, each of which may
+ * Loading a workflow script (docs/host-contract.md), as a sequence of steps, each of which may
  * refuse: bytes → characters → the injected static check → parse → meta → module syntax.
  * The static check (compiler/emit/check) is the one source of the detailed rules (`with`,
  * `__wRg$`, semicolons, …); the steps here are what loading itself needs: the text, the

@@ -2,7 +2,7 @@ import type * as acorn from 'acorn';
 import { z } from 'zod';
 
 /**
- * `meta` is read, never run (CLAUDE-CODE.md §1): the first statement's object literal is
+ * `meta` is read, never run (docs/host-contract.md): the first statement's object literal is
  * evaluated here from the AST, and anything that is not a pure literal is refused.
  */
 

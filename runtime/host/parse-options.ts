@@ -1,7 +1,7 @@
 import type * as acorn from 'acorn';
 
 /**
- * How Claude Code parses a workflow script (CLAUDE-CODE.md §1): a strict ES module that
+ * How Claude Code parses a workflow script (docs/host-contract.md): a strict ES module that
  * allows top-level await and top-level return. One definition, shared by the stand-in
  * host's loader and the compiler's static check, so the two can never parse differently.
  */

@@ -1,5 +1,5 @@
 /**
- * The code that sets up the realm, run inside it before the body (CLAUDE-CODE.md §2). It
+ * The code that sets up the realm, run inside it before the body (docs/host-contract.md). It
  * is plain JavaScript kept as text, so no TypeScript transform or bundler helper can leak
  * into the realm. It receives the host bridge (functions passing only strings and numbers,
  * closed over here and never exposed), installs the documented globals, makes the clock

@@ -18,7 +18,7 @@ interface RealmEntry {
   fireTimer(id: number): string | null;
 }
 
-/** A fresh sandbox realm (CLAUDE-CODE.md §2) with the workflow globals installed. */
+/** A fresh sandbox realm (docs/host-contract.md) with the workflow globals installed. */
 export interface WorkflowRealm {
   /** Runs the body as `(async () => { 'use strict'; <body> })()`; resolves to the settled body as JSON. */
   runBody(body: string, file: string, sliceMs: number): Promise<string>;

@@ -3,7 +3,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
 /**
- * Agent output schemas (CLAUDE-CODE.md §3): the root is `{ type: 'object', properties }`,
+ * Agent output schemas (docs/host-contract.md): the root is `{ type: 'object', properties }`,
  * `required` a subset of the properties, checked with Ajv; formats are not enforced. The
  * draft follows `$schema` (zod's toJSONSchema writes 2020-12), draft-07 otherwise.
  */

@@ -16,7 +16,7 @@ export interface HostViolation {
 
 /**
  * The static host-contract check, injected: `checkWorkflowScript` from compiler/emit/check
- * fits as is. runtime/ never imports compiler/ (DESIGN.md), so the caller wires it.
+ * fits as is. runtime/ never imports compiler/ (docs/architecture.md), so the caller wires it.
  */
 export type StaticCheck = (source: string, file: string) => readonly HostViolation[];
 

@@ -5,7 +5,7 @@ import { trustedPathEntries } from './trusted.js';
 
 /**
  * Whether Claude Code's Bash sandbox can run on this machine: bubblewrap and socat on
- * Linux and WSL2 (CLAUDE-CODE.md §6), Seatbelt (`sandbox-exec`) on macOS, nothing on
+ * Linux and WSL2 (docs/lock.md), Seatbelt (`sandbox-exec`) on macOS, nothing on
  * native Windows. Linux also gets a smoke run of bwrap, since a container without user
  * namespaces has the binary but cannot use it.
  */

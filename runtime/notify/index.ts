@@ -1,4 +1,4 @@
-// notify_webhook (SPEC-RUNTIME §3): the end-of-run report, secrets masked, POSTed as JSON
+// notify_webhook (docs/decisions.md): the end-of-run report, secrets masked, POSTed as JSON
 // `{ title, body }`, best effort. Only the edges outside the workflow sandbox post it
 // (`leopold run finish`, the Stop hook); the workflow script has no fetch.
 export { maskSecrets, SECRET_PATTERNS, type SecretPattern } from './mask.js';

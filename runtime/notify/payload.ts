@@ -1,6 +1,6 @@
 import { maskSecrets } from './mask.js';
 
-/** What a `notify_webhook` receives: the JSON body of the POST (SPEC-RUNTIME §3). */
+/** What a `notify_webhook` receives: the JSON body of the POST (docs/decisions.md). */
 export interface NotifyPayload {
   title: string;
   body: string;

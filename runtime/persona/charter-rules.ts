@@ -1,7 +1,7 @@
 import type { Heading, ListItem, Node, Nodes, Paragraph, Root } from 'mdast';
 import { blockMarkdown } from '../plan/parse/markdown.js';
 
-/** At most this many rules are lifted (SPEC-RUNTIME §2), so a long charter stays a prompt. */
+/** At most this many rules are lifted (docs/decisions.md), so a long charter stays a prompt. */
 export const MAX_CHARTER_RULES = 32;
 
 // A heading whose text names a section of hard lines: everything under it is a rule.

@@ -1,7 +1,7 @@
 // Kept apart from accept.ts so the decision writer can ask "is this role generic?"
 // without loading the markdown parser that charterRules needs.
 
-/** Roles too generic to decide anything (SPEC-RUNTIME §2), in their normalised form; the prompt names them. */
+/** Roles too generic to decide anything (docs/decisions.md), in their normalised form; the prompt names them. */
 export const GENERIC_ROLES: readonly string[] = [
   'assistant',
   'ai',

@@ -24,7 +24,7 @@ function stringList(value: unknown): string[] {
 
 /**
  * The persona rules without the charter: name, role and expertise present, the role a
- * fitted job and the expertise concrete (personaRefusal, SPEC-RUNTIME §2). acceptPersona adds
+ * fitted job and the expertise concrete (personaRefusal, docs/decisions.md). acceptPersona adds
  * the charter's rules to an accepted answer.
  */
 export function judgePersonaAnswer(answer: unknown): PersonaJudgement {

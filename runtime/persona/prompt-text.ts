@@ -1,7 +1,7 @@
 import { GENERIC_ROLES } from './generic-role.js';
 import type { PersonaFork } from './schema.js';
 
-/** What a persona may never do, whatever it decides (SPEC-RUNTIME §2), said plainly. */
+/** What a persona may never do, whatever it decides (docs/decisions.md), said plainly. */
 export const FORBIDDEN_ACTIONS: readonly string[] = [
   'commit, push, force-push, tag, publish a package or open a pull request anywhere outside this machine',
   'raise max_iterations, max_failures or any other budget or limit',
@@ -13,7 +13,7 @@ export const FORBIDDEN_ACTIONS: readonly string[] = [
 export const AMEND_BOUNDS =
   '`ROUTE <item> <condition> -> <target>` re-points a route the item already declares; `ADD [(after: N)] <text>` appends plain work. Nothing is deleted, edited, ticked or unticked, and GUARDRAILS.md is never touched.';
 
-/** The decision protocol every worker and persona prompt carries (SPEC-RUNTIME §3). */
+/** The decision protocol every worker and persona prompt carries (docs/decisions.md). */
 export const DECISION_PROTOCOL = [
   'Decision protocol: classify every fork by reversibility and by how clearly the charter covers it.',
   'Only an irreversible fork the charter is ambiguous about stops to ask; mission-premise changes, charter contradictions and anything GUARDRAILS gates always stop.',

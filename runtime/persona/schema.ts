@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The four stop points where a persona is synthesized (SPEC-RUNTIME §2). */
+/** The four stop points where a persona is synthesized (docs/decisions.md). */
 export const PersonaForkSchema = z.enum(['human', 'escalation', 'repair', 'repeated-failure']);
 export type PersonaFork = z.infer<typeof PersonaForkSchema>;
 

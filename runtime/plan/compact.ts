@@ -4,7 +4,7 @@ import { COMPILED_PLAN_VERSION } from './kinds.js';
 export { COMPILED_PLAN_VERSION };
 
 /**
- * The CompiledPlan as the workflow script embeds it (SPEC-PLAN §6): the same plan, but each
+ * The CompiledPlan as the workflow script embeds it (docs/compile.md): the same plan, but each
  * item leaves out every field at its default (`NODE_DEFAULTS`), its `index` when it is the
  * item's position + 1 and its `id` when it is `i<index>`; a signal route leaves out its
  * `kind` (its key says it tests a signal) and its `when` when that is just

@@ -4,13 +4,13 @@ import { COMPILED_PLAN_VERSION } from './kinds.js';
 
 export { COMPILED_PLAN_VERSION };
 
-/** How much effort an item deserves (classification, SPEC-PLAN §5). */
+/** How much effort an item deserves (classification, docs/classification.md). */
 export const EFFORTS = ['low', 'medium', 'high', 'max'] as const;
 export const EffortSchema = z.enum(EFFORTS);
 export type Effort = z.infer<typeof EffortSchema>;
 
 /**
- * The CompiledPlan (SPEC-PLAN §6): the data embedded in the emitted workflow script. It lives
+ * The CompiledPlan (docs/compile.md): the data embedded in the emitted workflow script. It lives
  * in runtime/ because the workflow loop reads it (as types only: no zod in the script) and
  * compiler/emit writes it. Key
  * order in every object below is the order of the emitted JSON, because zod's parse output
@@ -87,7 +87,7 @@ export const CompiledPlanSchema = z.strictObject({
   }),
   mission: z.string(),
   charter: z.string(),
-  /** The charter's hard lines, lifted verbatim (SPEC-RUNTIME `charterRules`). */
+  /** The charter's hard lines, lifted verbatim (docs/runtime.md `charterRules`). */
   charterRules: z.array(z.string()),
   maxReviewRounds: z.number().int().min(0),
   autonomy: z.enum(['full', 'ask']),
@@ -102,7 +102,7 @@ export const CompiledPlanSchema = z.strictObject({
   /** Every item once, in plan order, done ones too. */
   items: z.array(GraphNodeSchema),
   /**
-   * The open items' indexes layered by dependency (SPEC-PLAN §3), plan order inside a wave:
+   * The open items' indexes layered by dependency (docs/plan-language.md), plan order inside a wave:
    * the order a plain checklist runs in (a view, never a barrier).
    */
   waves: z.array(z.array(z.number().int().min(1))),

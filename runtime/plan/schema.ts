@@ -4,7 +4,7 @@ import { NODE_KINDS } from './kinds.js';
 /**
  * The Plan IR: what the parser knows about PLAN.md, with source positions. It lives in
  * runtime/ because both engines (the workflow script and the Stop hook) route over it;
- * compiler/ imports it from here (DESIGN.md: compiler may import runtime, never the reverse).
+ * compiler/ imports it from here (docs/architecture.md: compiler may import runtime, never the reverse).
  */
 
 /** A 1-based source range; `endColumn` is one past the last character (unist style). */

@@ -30,7 +30,7 @@ export interface StopLimits {
   gated?: readonly string[];
 }
 
-/** Default limits (SPEC-PLAN §6). */
+/** Default limits (docs/compile.md). */
 export const DEFAULT_STOP_LIMITS: StopLimits = {
   maxIterations: 50,
   maxFailures: 3,
@@ -95,7 +95,7 @@ const verdict = (reason: StopReason, detail: string): StopVerdict => ({ reason, 
  * next item might not fit in what is left of this workflow run, so the run ends at an item
  * boundary and the next launch continues); the context-window conditions last (a context
  * roll is not a death).
- * SPEC-RUNTIME §6 asks the iteration budget and the failure ceiling before plan complete;
+ * docs/hooks.md asks the iteration budget and the failure ceiling before plan complete;
  * a budget stops work that is left, so a run whose last item finished on its last
  * iteration is `plan_complete` on both engines (docs/architecture.md, "Stop order").
  */

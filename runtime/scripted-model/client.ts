@@ -5,7 +5,7 @@ import { delimiter, join } from 'node:path';
 
 /**
  * Finding and driving the real Claude Code client headless against the scripted model
- * (CLAUDE-CODE.md §5): no account, no network, a throwaway HOME.
+ * (docs/host.md): no account, no network, a throwaway HOME.
  */
 
 /** Platform packages that ship the native binary, by `${platform}-${arch}`. */

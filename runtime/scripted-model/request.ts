@@ -1,7 +1,7 @@
 /**
  * A Messages API request as the scripted model reads it: who is asking (the main thread or
  * a workflow subagent), the agent() prompt of a subagent, and the tool results the client
- * sent back. Only the fields CLAUDE-CODE.md §5 documents are read.
+ * sent back. Only the fields docs/host.md documents are read.
  */
 
 type Block = { type: string; text?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown; is_error?: boolean };

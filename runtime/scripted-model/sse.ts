@@ -7,7 +7,7 @@ export type ReplyBlock = { type: 'text'; text: string } | { type: 'tool_use'; id
 export type Reply = { kind: 'message'; blocks: ReplyBlock[] } | { kind: 'error'; status: number; message: string };
 
 /**
- * Writes an assistant message as the Messages API streams it (CLAUDE-CODE.md §5):
+ * Writes an assistant message as the Messages API streams it (docs/host.md):
  * message_start, one content_block_start/delta/stop per block (text_delta or
  * input_json_delta), message_delta with the stop reason, message_stop.
  */

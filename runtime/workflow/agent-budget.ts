@@ -1,7 +1,7 @@
 import type { EmbeddedNode } from './plan.js';
 import { MAX_ESCALATIONS, reviewersOf } from './work-item.js';
 
-/** Claude Code's cap on agent() calls in one workflow run (CLAUDE-CODE.md §3); nested workflow() calls share it. */
+/** Claude Code's cap on agent() calls in one workflow run (docs/host-contract.md); nested workflow() calls share it. */
 export const RUN_AGENT_CAP = 1000;
 
 /**

@@ -56,7 +56,7 @@ export const VerificationSchema = z.object({
   evidence: z.string(),
 });
 
-/** One review finding (SPEC-RUNTIME §5). */
+/** One review finding (docs/workflow.md). */
 export const FindingSchema = z.object({
   severity: z.enum(['P0', 'P1', 'P2']),
   type: z

@@ -1,4 +1,4 @@
-// The workflow sandbox has no btoa, Buffer or TextEncoder (CLAUDE-CODE.md §2), so the
+// The workflow sandbox has no btoa, Buffer or TextEncoder (docs/host-contract.md), so the
 // scribe's payload is encoded here: UTF-8, then standard base64 with padding.
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

@@ -1,5 +1,5 @@
 /**
- * The slice of Claude Code's workflow globals (CLAUDE-CODE.md §2–3) the loop calls. The
+ * The slice of Claude Code's workflow globals (docs/host-contract.md) the loop calls. The
  * entry (templates/workflow/entry.ts) hands the real globals in, so the loop itself never
  * names a global and unit tests can pass plain functions.
  */

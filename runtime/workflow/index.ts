@@ -1,4 +1,4 @@
-/** runtime/workflow: the run loop the emitted script executes (SPEC-RUNTIME §5). */
+/** runtime/workflow: the run loop the emitted script executes (docs/workflow.md). */
 export type { CompactPlan, EmbeddedItem, EmbeddedNode, EmbeddedPlan } from './plan.js';
 export type { WorkflowHost } from './host.js';
 export type { ResultDecision, WorkflowResult, WorkflowStop } from './result.js';

@@ -30,7 +30,7 @@ interface Ending {
 }
 
 /**
- * THE workflow loop (SPEC-RUNTIME §5), a thin driver of the run model both engines share
+ * THE workflow loop (docs/workflow.md), a thin driver of the run model both engines share
  * (runtime/run): ask `decideNext` what happens next (the next item, a rescue, or a stop),
  * turn a dispatch into agent() calls, fold what they answered into the model as events,
  * and hand the writes to the scribe. The Stop hook drives the same model with the

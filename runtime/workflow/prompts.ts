@@ -178,7 +178,7 @@ export function repairPrompt(plan: EmbeddedPlan, stuck: readonly EmbeddedNode[],
   ].join('\n\n');
 }
 
-/** The persona synthesis prompt at one fork (SPEC-RUNTIME §2), with the plan's lifted rules. */
+/** The persona synthesis prompt at one fork (docs/decisions.md), with the plan's lifted rules. */
 export { personaPromptWithRules } from '../persona/prompt-text.js';
 
 export function decidePrompt(plan: EmbeddedPlan, node: EmbeddedItem, persona: PersonaAnswer | null, fork: 'human' | 'escalation', question: string, evidence = ''): string {

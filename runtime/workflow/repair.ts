@@ -12,7 +12,7 @@ import { repairPrompt } from './prompts.js';
 import { askTwice } from './work-item.js';
 
 /**
- * The runtime deadlock repair (SPEC-PLAN §4, context `runtime`): open items wait on each
+ * The runtime deadlock repair (docs/compile.md, context `runtime`): open items wait on each
  * other, so before the run stops with `deadlock` a persona for the repair proposes bounded
  * changes (ROUTE an existing route, ADD plain work) within the budget the run has left.
  * They are judged here first, then applied by the scribe through `leopold plan amend

@@ -2,7 +2,7 @@ import type { DecisionFork } from '../decisions/schema.js';
 import type { StopReason } from '../run/index.js';
 import type { Continuation } from './continuation.js';
 
-/** One decision as the result lists it (ranked riskiest first, SPEC-RUNTIME §3). */
+/** One decision as the result lists it (ranked riskiest first, docs/decisions.md). */
 export interface ResultDecision {
   n: number;
   title: string;
@@ -18,7 +18,7 @@ export interface ResultDecision {
 }
 
 /**
- * Every way a workflow run ends: the SPEC-RUNTIME §4 conditions the script can observe (the
+ * Every way a workflow run ends: the docs/runtime.md conditions the script can observe (the
  * shared list in runtime/stop) plus `scribe_failed`. The kill switch and the context-window
  * stops need the file system or a session, so only the Stop hook raises them.
  */
@@ -38,7 +38,7 @@ export type WorkflowStop =
     >
   | 'scribe_failed';
 
-/** The run's result object (SPEC-RUNTIME §5), plus `detail`: one line saying why it stopped. */
+/** The run's result object (docs/workflow.md), plus `detail`: one line saying why it stopped. */
 export interface WorkflowResult {
   /**
    * Set when `stop` is `run_budget`: the next launch's `args.continue` (pass it verbatim;

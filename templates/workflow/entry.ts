@@ -3,7 +3,7 @@
 // `return await leopoldWorkflow.run(PLAN, args);`. Thin glue: everything is in runtime/workflow.
 import { runWorkflow, type AgentJsonSchemas, type CompactPlan, type WorkflowResult } from '../../runtime/workflow/index.js';
 
-// Globals of Claude Code's workflow sandbox (CLAUDE-CODE.md §2); declared, never imported.
+// Globals of Claude Code's workflow sandbox (docs/host-contract.md); declared, never imported.
 declare const agent: (prompt: string, options?: Record<string, unknown>) => Promise<unknown>;
 declare const parallel: ((thunks: (() => Promise<unknown>)[]) => Promise<unknown[]>) | undefined;
 declare const phase: (title: string) => void;

@@ -8,7 +8,7 @@ import { findBriefDir } from '../../compiler/brief/find.js';
 import { mermaidParse } from '../graph-output/mermaid-parse.js';
 import { copyLeopold, leopoldBinary } from '../support/built-dist.js';
 
-// End to end through the real binary (STYLE.md): spawn a private copy of `dist/leopold.js`
+// End to end through the real binary: spawn a private copy of `dist/leopold.js`
 // on temp directories, check stdout, stderr and the exit code.
 
 let bin = ''; // a private copy of the built binary (built under the shared lock)
@@ -36,7 +36,7 @@ function project(files: Record<string, string | Buffer>): string {
   return dir;
 }
 
-/** The documented `--json` shape (SPEC-PLAN §3), written out independently of the implementation. */
+/** The documented `--json` shape (docs/plan-language.md), written out independently of the implementation. */
 const Documented = z.strictObject({
   plan: z.string(),
   nodes: z.array(

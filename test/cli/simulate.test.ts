@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtLeopold } from '../compile/harness.js';
 import { SIMULATED_CLOSING, TRAIL_CLOSING } from '../../runtime/decisions/index.js';
 
-// `leopold simulate` end to end through the built binary (STYLE.md).
+// `leopold simulate` end to end through the built binary.
 
 const repo = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'leopold-simulate-'));

@@ -7,7 +7,7 @@ import { renderText } from '../../compiler/diagnostics/render-text.js';
 import { briefOptions, builtLeopold } from './harness.js';
 import { tempDir } from '../support/temp.js';
 
-// Golden suite for compile (STYLE.md "Golden fixtures"): each folder under fixtures/compile
+// Golden suite for compile: each folder under fixtures/compile
 // holds a project with a .leopold/ brief and the expected workflow-args.json (args.json),
 // CompiledPlan as the script embeds it (compiled.json, 2-space, items without their
 // defaults) and diagnostics (diagnostics.txt). Compared byte for byte;

@@ -7,7 +7,7 @@ import { tempDir } from '../support/temp.js';
 
 // A `leopold plan tick` that lands while `leopold compile` waits for a slow --repair-cmd is
 // never lost: the repair is judged and written under PLAN.md.lock against the file as it is
-// then (SPEC-PLAN §4). Both commands are the built binary; the verdict is PLAN.md's bytes.
+// then (docs/compile.md). Both commands are the built binary; the verdict is PLAN.md's bytes.
 
 let bin = '';
 beforeAll(async () => {

@@ -105,7 +105,7 @@ describe('the emitted script', () => {
   });
 });
 
-describe('the emitted script in the stand-in host (CLAUDE-CODE.md §2 globals only)', () => {
+describe('the emitted script in the stand-in host (docs/host-contract.md globals only)', () => {
   it('loads, and runs a one-item plan to a result: implementer, verifier, reviewer, scribe', async () => {
     const { script } = compiled('# Plan\n\n- [x] Set up\n- [ ] Count the words of a file\n  @scenario `tally a.txt` prints 3\n');
     const run = await runWorkflowScript(script, { file: 'leopold-run.js', staticCheck });

@@ -174,7 +174,7 @@ export interface RealOptions {
   timeoutMs?: number;
 }
 
-/** The permissions a user gives a workflow run (CLAUDE-CODE.md §5): launch it, and let the scribe run leopold. */
+/** The permissions a user gives a workflow run (docs/host.md): launch it, and let the scribe run leopold. */
 export const WORKFLOW_TOOLS = `Workflow,${PROJECT_CLI_RULE}`;
 
 /** The tool results of each subagent's last request (which holds its whole conversation), by key. */

@@ -6,7 +6,7 @@ import { byteText, planText, unicodeText } from './arbitraries.js';
 
 // Properties of the front end on any input (issue 2, "Must show"): analyzePlan never
 // throws, every diagnostic points inside the file, the output is deterministic, and the
-// IR keeps the invariants SPEC-PLAN §1–3 promise. Seeds are random per run; a failure
+// IR keeps the invariants docs/plan-language.md–3 promise. Seeds are random per run; a failure
 // prints the seed and the shrunk input to replay it.
 
 const FILE = 'fuzz/PLAN.md';
@@ -41,7 +41,7 @@ function checkAnalysis(text: string): void {
     assertInside(d, lines);
     for (const n of d.items) expect(n >= 1 && n <= count, `${d.code} names item ${n} of ${count}`).toBe(true);
   }
-  // Sorted by line, column, code (SPEC-PLAN §3).
+  // Sorted by line, column, code (docs/plan-language.md).
   for (let i = 1; i < diagnostics.length; i++) {
     const a = diagnostics[i - 1] as Diagnostic;
     const b = diagnostics[i] as Diagnostic;

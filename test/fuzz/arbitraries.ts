@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 /**
  * fast-check arbitraries for plan-ish markdown: lines drawn from a grammar of the
- * constructs SPEC-PLAN §1–2 gives meaning to (items with markers, marker lines, fences,
+ * constructs docs/plan-language.md–2 gives meaning to (items with markers, marker lines, fences,
  * quotes, HTML, headings), glued with mixed line endings, an optional BOM and an optional
  * final newline. Valid and broken fragments are mixed on purpose.
  */

@@ -4,7 +4,7 @@ import { checkPlan, reachableFrom, wavesOf } from '../../compiler/graph/index.js
 import { plan, stray, type ItemSpec } from './factory.js';
 
 /**
- * SPEC-PLAN §3: a plan with no route, emit, needs or non-work kind can never produce an
+ * docs/plan-language.md: a plan with no route, emit, needs or non-work kind can never produce an
  * error beyond empty-plan, whatever its dependencies, strays or old numbering.
  */
 const plainPlan = fc.integer({ min: 0, max: 25 }).chain((count) =>

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtHook } from '../support/built-dist.js';
 import { blockOf, messageOf } from '../support/stop-output.js';
 
-// The context windows of the in-session engine (SPEC-RUNTIME §4), through the BUILT
+// The context windows of the in-session engine (docs/runtime.md), through the BUILT
 // `node dist/hooks/stop.js` with real hook JSON on stdin and a real transcript file of a
 // chosen size (sparse, so 5 MiB costs nothing): the roll past max_context_mb (CHECKPOINT.md,
 // window event, the stop allowed, the run still active), the next session's first turn

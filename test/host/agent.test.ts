@@ -8,7 +8,7 @@ const SCHEMA = "{ type: 'object', properties: { ok: { type: 'boolean' }, note: {
 const caught = (expression: string) =>
   `try { await ${expression}; return 'resolved'; } catch (e) { return { isError: e instanceof Error, frozen: Object.isFrozen(e), keys: Object.keys(e), name: e.name, message: e.message }; }`;
 
-describe('agent() (CLAUDE-CODE.md §3)', () => {
+describe('agent() (docs/host-contract.md)', () => {
   it('resolves to the final text without a schema ("ok" by default) and passes a non-string prompt as "[object]"', async () => {
     const outcome = await run("return [await agent('hi'), await agent({ task: 1 }), await agent(7)];");
     expect(outcome.result).toEqual(['ok', 'ok', 'ok']);

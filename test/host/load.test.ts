@@ -14,7 +14,7 @@ async function refusal(source: string, withCheck = true): Promise<string> {
   return outcome.violations?.[0]?.code ?? 'none';
 }
 
-describe('loader refusals (CLAUDE-CODE.md §1), with and without the static check', () => {
+describe('loader refusals (docs/host-contract.md), with and without the static check', () => {
   const cases: [string, string, string][] = [
     ['an ESC character', script("log('\u001b[1m');"), 'host-contract/escape-character'],
     ['a bare CR', `${META}\rreturn 1;\n`, 'host-contract/bare-carriage-return'],

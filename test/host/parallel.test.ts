@@ -4,7 +4,7 @@ import { resultOf, run } from './script.js';
 const caught = (expression: string) =>
   `try { await ${expression}; return 'resolved'; } catch (e) { return [e instanceof Error, Object.isFrozen(e), e.name, e.message]; }`;
 
-describe('parallel() (CLAUDE-CODE.md §3)', () => {
+describe('parallel() (docs/host-contract.md)', () => {
   it('waits for every thunk, keeps order, and turns a throwing thunk into null', async () => {
     const result = await resultOf(`return await parallel([
       () => agent('a'),
@@ -33,7 +33,7 @@ describe('parallel() (CLAUDE-CODE.md §3)', () => {
   });
 });
 
-describe('pipeline() (CLAUDE-CODE.md §3)', () => {
+describe('pipeline() (docs/host-contract.md)', () => {
   it('calls each stage with (prev, item, index) and keeps order', async () => {
     const result = await resultOf(`return await pipeline(['a', 'b', 'c'],
       (prev, item, index) => prev + index,

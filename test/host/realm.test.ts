@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runWorkflowScript } from '../../runtime/host/index.js';
 import { resultOf, run, script } from './script.js';
 
-describe('the sandbox realm (CLAUDE-CODE.md §2)', () => {
+describe('the sandbox realm (docs/host-contract.md)', () => {
   it('has exactly the documented globals besides the standard intrinsics', async () => {
     const present = ['agent', 'parallel', 'pipeline', 'workflow', 'phase', 'log', 'console', 'budget', 'args', 'setTimeout', 'clearTimeout'];
     const types = await resultOf(`return [${present.map((name) => `typeof ${name}`).join(', ')}];`, { args: {} });

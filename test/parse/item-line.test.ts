@@ -178,7 +178,7 @@ describe('kinds and labels', () => {
     ]);
   });
 
-  it('takes an explicit name: label on @tool (SPEC-PLAN: only a bare label is refused)', () => {
+  it('takes an explicit name: label on @tool (docs/plan-language.md: only a bare label is refused)', () => {
     const md = ['- [ ] @tool deploy: `./deploy.sh --dry-run`', '- [ ] @tool build: make all', '- [ ] @tool lint:'].join('\n');
     expect(parsePlan(md, 'p').items.map((i) => [i.label, i.text, i.command])).toEqual([
       ['deploy', '`./deploy.sh --dry-run`', './deploy.sh --dry-run'],

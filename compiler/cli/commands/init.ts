@@ -58,7 +58,7 @@ export function projectRoot(cwd: string): string {
   }
 }
 
-/** A hook group as Claude Code's settings hold it (CLAUDE-CODE.md §4). */
+/** A hook group as Claude Code's settings hold it (docs/hooks.md). */
 interface HookGroup {
   matcher?: string;
   hooks: { type: string; command?: string; timeout?: number }[];

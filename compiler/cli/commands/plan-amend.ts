@@ -41,7 +41,7 @@ const refusedOf = (refusals: readonly Refusal[]): RefusedProposal[] =>
 
 /**
  * Applies one answer's ```leopold-amend block to the plan at `planPath`, all or nothing
- * (SPEC-PLAN §4), through the amendment pipeline (amendPlanFile): judged by runtime/amend
+ * (docs/compile.md), through the amendment pipeline (amendPlanFile): judged by runtime/amend
  * against the run's spent budget, applied in memory, re-validated with the parser and the
  * graph checks, and only then written, once, atomically, under the same lock as `leopold
  * plan tick`. A refused proposal or an amended plan with errors writes nothing.

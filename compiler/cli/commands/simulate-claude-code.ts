@@ -13,7 +13,7 @@ import { cliEntry } from '../entry.js';
 
 /**
  * `leopold simulate --host claude-code`: the rehearsal in the user's own Claude Code client
- * (CLAUDE-CODE.md §5). The compiled script runs in the real workflow loader and runtime,
+ * (docs/host.md). The compiled script runs in the real workflow loader and runtime,
  * on the built-in scripted model (runtime/scripted-model: the answers file's rules, else
  * schema-shaped defaults, and a scribe that really runs its leopold commands), in a scratch
  * copy of the brief, so nothing in the project changes and no token is spent.

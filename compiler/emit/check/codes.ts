@@ -1,5 +1,5 @@
 /**
- * The host-contract violation codes: one per rule of CLAUDE-CODE.md §1–2, each with the
+ * The host-contract violation codes: one per rule of docs/host-contract.md, each with the
  * clause it enforces and the advice shown as `hint`. Stable strings: never reuse or rename
  * one. docs/host-contract.md lists the same table, and a test keeps the two in step.
  */

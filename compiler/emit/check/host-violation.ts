@@ -19,7 +19,7 @@ export function throwOnViolations(violations: readonly Diagnostic[]): void {
   const listing = violations.map((v) => `  ${v.file}:${v.line}:${v.column}: ${v.code}: ${v.message}`).join('\n');
   const count = violations.length === 1 ? '1 violation' : `${violations.length} violations`;
   throw new LeopoldError(
-    `the emitted workflow script breaks the Claude Code host contract (CLAUDE-CODE.md §1–2), ${count}; this is a Leopold bug, please report it:\n${listing}`,
+    `the emitted workflow script breaks the Claude Code host contract (docs/host-contract.md), ${count}; this is a Leopold bug, please report it:\n${listing}`,
     first.file,
     first.line,
     first.column,

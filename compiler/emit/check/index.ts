@@ -20,7 +20,7 @@ export { WorkflowMetaSchema, type WorkflowMeta } from './meta-schema.js';
 export { FORBIDDEN_GLOBALS } from './rules/forbidden-globals.js';
 export { ABSENT_GLOBALS } from './rules/absent-globals.js';
 
-/** Every rule of CLAUDE-CODE.md §1–2, in the order the contract states them. */
+/** Every rule of docs/host-contract.md, in the order the contract states them. */
 const RULES: readonly HostContractRule[] = [
   checkSize,
   checkControlCharacters,

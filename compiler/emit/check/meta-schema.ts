@@ -5,7 +5,7 @@ const nonEmptyString = z.string({ error: 'a non-empty string' }).refine((value) 
 });
 const optionalString = z.string({ error: 'a string' }).optional();
 
-/** The fields the host reads from `meta` (CLAUDE-CODE.md §1); other keys are left alone. */
+/** The fields the host reads from `meta` (docs/host-contract.md); other keys are left alone. */
 export const WorkflowMetaSchema = z.object(
   {
     name: nonEmptyString,

@@ -22,7 +22,7 @@ const REFUSED: readonly { code: HostContractCode; pattern: RegExp; found: string
 ];
 
 /**
- * The host contract (CLAUDE-CODE.md §1–2) for what a plan puts into the script, checked
+ * The host contract (docs/host-contract.md) for what a plan puts into the script, checked
  * without parsing it. Everything else in the script is fixed text (the template and the
  * runtime bundle) that passed the full, parsing check once, with a probe plan full of
  * hostile strings (runtime-bundle.ts: at build time, or on a bundle's first use). What is

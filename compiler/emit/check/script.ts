@@ -3,7 +3,7 @@ import { HOST_PARSE_OPTIONS } from '../../../runtime/host/parse-options.js';
 
 /**
  * One parse of the emitted script, shared by every rule: acorn with the host's options
- * (CLAUDE-CODE.md §1), plus the facts the AST alone does not keep (semicolons the parser
+ * (docs/host-contract.md), plus the facts the AST alone does not keep (semicolons the parser
  * had to insert, identifier tokens including property names).
  */
 export interface ParsedScript {
@@ -74,7 +74,7 @@ function parseOnce(text: string): ParseResult {
 }
 
 /**
- * The host runs the body apart from meta (CLAUDE-CODE.md §1), so a body that declares its
+ * The host runs the body apart from meta (docs/host-contract.md), so a body that declares its
  * own top-level `meta` (a bundled library may) is valid there, while one module scope
  * refuses it. Parse with the meta statement's name swapped for an unused one of the same
  * length (positions stay true), then put the name back. Null when the file does not start

@@ -11,7 +11,7 @@ export interface BoundInput {
   accepted: readonly Proposal[];
 }
 
-/** One bound of SPEC-PLAN §4: returns the refusal detail, or null to let the proposal pass. */
+/** One bound of docs/compile.md: returns the refusal detail, or null to let the proposal pass. */
 export interface Bound {
   code: BoundCode;
   check(proposal: Proposal, input: BoundInput): string | null;

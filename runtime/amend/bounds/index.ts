@@ -10,5 +10,5 @@ import { workOnly } from './work-only.js';
 
 export type { Bound, BoundInput } from './bound.js';
 
-/** Every bound, in the order SPEC-PLAN §4 judges them; the first to object refuses. */
+/** Every bound, in the order docs/compile.md judges them; the first to object refuses. */
 export const BOUNDS: readonly Bound[] = [addBudget, noDelete, noTouchDone, noGuardrails, addOnly, workOnly, malformed, repairOnly];

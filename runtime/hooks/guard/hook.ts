@@ -13,7 +13,7 @@ export interface GuardEnvironment {
 }
 
 /**
- * The PreToolUse guard (SPEC-RUNTIME §7): hook JSON in, the text to print out — a deny
+ * The PreToolUse guard (docs/lock.md): hook JSON in, the text to print out — a deny
  * object, or '' for "no opinion". Never throws.
  *
  * Fail-open cases (print nothing): stdin that is not a JSON object or names no tool (there

@@ -1,4 +1,4 @@
-/** runtime/hooks/guard: the PreToolUse git guard (SPEC-RUNTIME §7); see docs/guard.md. */
+/** runtime/hooks/guard: the PreToolUse git guard (docs/lock.md); see docs/guard.md. */
 export { runGuard, type GuardEnvironment } from './hook.js';
 export { findingsForToolCall, type ToolCall } from './tool.js';
 export { analyzeCommand } from './analyze/analyze.js';

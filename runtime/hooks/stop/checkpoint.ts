@@ -30,7 +30,7 @@ const itemLine = (item: PlanItem) => `item ${item.index}: ${item.kind === 'work'
 
 /**
  * `.leopold/CHECKPOINT.md`: the compact resume note a context window leaves for the next
- * one (SPEC-RUNTIME §4, `context_budget`): the run's counters, items done and open, the
+ * one (docs/runtime.md, `context_budget`): the run's counters, items done and open, the
  * next item, the latest decisions, open failures, and how to continue. Pure.
  */
 export function renderCheckpoint(input: CheckpointInput): string {

@@ -76,7 +76,7 @@ export interface Turn {
 }
 
 /**
- * One Stop-hook turn (SPEC-RUNTIME §6), pure: open the context window when this Stop is the
+ * One Stop-hook turn (docs/hooks.md), pure: open the context window when this Stop is the
  * first of a session, fold what the session reported about the item it was handed (ticks,
  * failures, verdicts, exits) into the run state, pick the next item with the workflow's own
  * routing, check the stop conditions in their one order (runtime/stop/conditions.ts: the

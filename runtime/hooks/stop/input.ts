@@ -1,4 +1,4 @@
-/** What the Stop hook reads from Claude Code's hook JSON (CLAUDE-CODE.md §4); everything else is ignored. */
+/** What the Stop hook reads from Claude Code's hook JSON (docs/hooks.md); everything else is ignored. */
 export interface StopHookInput {
   /** The session's working directory, when the input names an absolute one. */
   cwd: string | null;

@@ -28,7 +28,7 @@ export interface Stages {
 /**
  * The stages of a routed plan: open items layered by their open dependencies AND the
  * routes into them (a route target comes after its source), so a target that only a route
- * reaches reads after what routes to it, unlike a wave (SPEC-PLAN §3: dependencies only).
+ * reaches reads after what routes to it, unlike a wave (docs/plan-language.md: dependencies only).
  * A route into itself orders nothing; an item on a cycle goes one stage after what it waits
  * on that is placed. For a plan without routes the stages are its waves.
  */

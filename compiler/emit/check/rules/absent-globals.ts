@@ -5,7 +5,7 @@ import { spanOfNode, violation } from '../violation.js';
 import { isMetaStatement } from './meta.js';
 
 /**
- * Platform globals the sandbox does not provide (CLAUDE-CODE.md §2 names the first eleven;
+ * Platform globals the sandbox does not provide (docs/host-contract.md names the first eleven;
  * the rest are their obvious siblings). A use throws ReferenceError at run time.
  */
 export const ABSENT_GLOBALS: readonly string[] = [

@@ -3,7 +3,7 @@ import type { HostContractRule } from '../rule.js';
 import { globalPath, walkIdentifiers } from '../names.js';
 import { spanOfNode, violation } from '../violation.js';
 
-/** Names the sandbox lacks or disables and the emitted script must never mention (CLAUDE-CODE.md §2). */
+/** Names the sandbox lacks or disables and the emitted script must never mention (docs/host-contract.md). */
 export const FORBIDDEN_GLOBALS: readonly string[] = ['require', 'process', 'fetch', 'eval', 'Function'];
 
 const FORBIDDEN = new Set(FORBIDDEN_GLOBALS);
