@@ -61,7 +61,6 @@ describe('compile repair vs a concurrent plan tick', () => {
     const raced = await raceTick(4);
     // The tick did not wait for the repair command: it held no lock while the command ran.
     expect(raced.tick.compileStillRunning).toBe(true);
-    expect(raced.tick.ms).toBeLessThan(REPAIR_SLEEP_S * 1000);
     expect(raced.tick.code).toBe(0);
     expect(JSON.parse(raced.tick.stdout)).toMatchObject({ ok: true, item: 4, changed: true });
     expect(raced.compile.stderr).toContain('changed while the repair ran; the proposals were judged again against it and still apply');
