@@ -93,6 +93,35 @@ describe('engine parity in the real client', () => {
     expect(workflowEntries).toEqual([]);
   });
 
+  it('the stop channel: work GUARDRAILS.md gates stops both engines before it, awaiting_human under full; no persona, no entry', async () => {
+    const c = caseNamed('an item GUARDRAILS.md gates');
+    const session = await sessionRun(c, () => []);
+    const workflow = await workflowRun(c);
+    expect({ ...session, entries: session.entries.length }).toEqual({ ...expected(c), entries: 0 });
+    expect(workflow).toEqual(session);
+  });
+
+  it('the stop channel: a premise found false, reported as needs-person, stops both engines with escalation under full', async () => {
+    const c = caseNamed('a premise found false');
+    const attempt = c.attempts![1]![0] as { needsPerson: string; question: string };
+    const report = { events: [{ event: 'needs-person', item: 1, reason: attempt.needsPerson, question: attempt.question }] };
+    const session = await sessionRun(c, (dir) => [
+      {
+        item: 1,
+        turns: [
+          [
+            { tool: 'Write', input: { file_path: `${dir}/.leopold/record.json`, content: JSON.stringify(report) } },
+            { tool: 'Bash', input: { command: RECORD, description: 'Report what only a person can settle' } },
+            { text: 'Only the user can settle this; ending the turn.' },
+          ],
+        ],
+      },
+    ]);
+    const workflow = await workflowRun(c);
+    expect({ ...session, entries: session.entries.length }).toEqual({ ...expected(c), entries: 0 });
+    expect(workflow).toEqual(session);
+  });
+
   // The two below run in `npm run test:stress` (CI runs it too): npm test keeps to five minutes on two cores.
   it.runIf(STRESS)('an escalation settled by a persona: the same entry, with its Persona and Fork, from both engines', async () => {
     const c = caseNamed('an escalation settled by a persona');
