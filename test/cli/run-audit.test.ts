@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtHook, leopoldBinary } from '../support/built-dist.js';
@@ -136,10 +136,14 @@ describe('the run audit', () => {
     ]);
     // The user undoes the rest and reinstalls node_modules (a new directory): clean.
     for (const line of undoLines(finish.stdout).slice(0, 3)) p.sh(line);
-    rmSync(join(p.root, 'node_modules'), { recursive: true });
+    // The old directory is moved aside until the new one exists: a directory removed first
+    // could hand its inode number to the new one, and the audit tells a reinstall by a new directory.
+    renameSync(join(p.root, 'node_modules'), join(p.root, 'node_modules.old'));
     mkdirSync(join(p.root, 'node_modules', 'tool'), { recursive: true });
     writeFileSync(join(p.root, 'node_modules', 'tool', 'index.js'), 'module.exports = 1;\n');
-    expect(p.leopold(['run', 'unlock']).code).toBe(0);
+    rmSync(join(p.root, 'node_modules.old'), { recursive: true });
+    const unlock = p.leopold(['run', 'unlock']);
+    expect(unlock.code, unlock.stdout).toBe(0);
   });
 
   it('--accept-changes takes a new baseline (finish) or lifts the lock anyway (unlock)', () => {
