@@ -28,19 +28,30 @@ export interface RegisteredHook {
 /** Every Leopold hook the project's `.claude/settings.json` and `settings.local.json` register, each command once. Unreadable settings count as none. */
 export function registeredHooks(projectDir: string): RegisteredHook[] {
   const found: RegisteredHook[] = [];
-  for (const file of ['settings.json', 'settings.local.json']) {
-    let settings: unknown;
-    try {
-      settings = JSON.parse(readRegularFile(join(projectDir, '.claude', file), SETTINGS_BYTES).toString('utf8').replace(/^\uFEFF/, ''));
-    } catch {
-      continue;
-    }
+  for (const { file, settings } of projectSettings(projectDir)) {
     for (const command of hookCommands(settings)) {
       const ours = leopoldHookOf(command);
       if (ours !== null && !found.some((h) => h.command === command)) found.push({ file, hook: ours.hook, command: command as string });
     }
   }
   return found;
+}
+
+/**
+ * The project's own settings files (`.claude/settings.json`, then `settings.local.json`),
+ * parsed; one that is missing, unreadable or not JSON is left out. A regular file only,
+ * read without blocking and bounded: the plugin's hooks read these on every call.
+ */
+function projectSettings(projectDir: string): { file: string; settings: unknown }[] {
+  const out: { file: string; settings: unknown }[] = [];
+  for (const file of ['settings.json', 'settings.local.json']) {
+    try {
+      out.push({ file, settings: JSON.parse(readRegularFile(join(projectDir, '.claude', file), SETTINGS_BYTES).toString('utf8').replace(/^\uFEFF/, '')) });
+    } catch {
+      // not there, or not settings: none
+    }
+  }
+  return out;
 }
 
 /**
@@ -51,14 +62,7 @@ export function registeredHooks(projectDir: string): RegisteredHook[] {
  * (docs/init.md, "Plugin and init together"). Unreadable settings count as none.
  */
 export function projectRunsOwnHook(projectDir: string, hook: LeopoldHookName): boolean {
-  for (const name of ['settings.json', 'settings.local.json']) {
-    let settings: unknown;
-    try {
-      // A regular file only, read without blocking: the plugin's hooks read this on every call.
-      settings = JSON.parse(readRegularFile(join(projectDir, '.claude', name), SETTINGS_BYTES).toString('utf8').replace(/^\uFEFF/, ''));
-    } catch {
-      continue;
-    }
+  for (const { settings } of projectSettings(projectDir)) {
     for (const command of hookCommands(settings)) {
       const ours = leopoldHookOf(command);
       if (ours === null || ours.hook !== hook) continue;

@@ -15,7 +15,7 @@ import { rolledWindowSession } from '../stop/bystander.js';
 import { decidedForYouOfRun, readOptional } from '../stop/files.js';
 import { isArmed } from '../../lock/files.js';
 import { LOCK_NOTE } from '../../lock/paths.js';
-import { clearGrants } from './grants.js';
+import { endGrants, type Grant } from '../../lock/arm.js';
 
 /** Where the hook runs: the environment, the process's own directory and a clock. */
 export interface StopFailureEnvironment {
@@ -102,7 +102,13 @@ export async function runStopFailureHook(stdin: string, where: StopFailureEnviro
       ],
       now,
     );
-    const cleared = clearGrants(dir, now());
+    // A grant lasts one run, and the resumed run must not start with git open (the lock's one rule, runtime/lock).
+    let cleared: Grant[] = [];
+    try {
+      cleared = endGrants(dir, { now: now() }).ended;
+    } catch {
+      // settings that cannot be re-armed keep the grant in the sandbox until the next run start ends it
+    }
     if (cleared.length > 0) await recordEvents(dir, [{ event: 'grants-cleared', grants: cleared, reason: API_ERROR_STOP }], now);
 
     const report = renderRunSummary(state, {
