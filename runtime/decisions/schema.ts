@@ -71,7 +71,7 @@ export const REPORTED_EVENTS = {
     command: z.string().describe('the command as run'),
     // null: the workflow's tool agent gave no answer (the scribe records that it did not run).
     exit: z.number().int().nullable().describe('its exit code, a number'),
-    output: z.string().optional().describe('the last lines of its output'),
+    output: z.string().optional().describe('the output lines that show what failed'),
   }),
   signals: event('signals', { values: z.record(z.string(), z.string()) }),
   amendments: event('amendments', { proposals: z.string().optional().describe('the ADD lines, or empty') }).loose(),

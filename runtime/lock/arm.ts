@@ -2,7 +2,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, writ
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
-import { settledClock, takeBaseline, type AuditBaseline } from './audit.js';
+import { baselineHome, settledClock, takeBaseline, type AuditBaseline } from './audit.js';
 import { createStands, delayedPlan, removeStands, standExcludes } from './delayed.js';
 import { isRegularFile, isToken } from './files.js';
 import { layoutOf, type Layout } from './layout.js';
@@ -423,8 +423,9 @@ export interface ArmOptions {
  */
 export function armLock(leopoldDir: string, options: ArmOptions): ArmResult {
   const layout = layoutOf(leopoldDir);
-  const home = options.home ?? homedir();
   const existing = readLockRecord(leopoldDir);
+  // Re-arming covers the home the lock was armed for, whatever HOME it runs with (a hook, a session).
+  const home = existing?.audit ? baselineHome(layout, existing.audit, homedir()) : (options.home ?? homedir());
   const settings = readSettings(layout.settingsFile);
   const sandboxBefore = objectAt(settings.sandbox);
   const permissionsBefore = objectAt(settings.permissions);

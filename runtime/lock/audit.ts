@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { hooksPathOf, userPath } from './delayed.js';
 import type { Layout } from './layout.js';
 import { CLIENT_GUARDED, GIT_DELAYED, GIT_PENDING_AUDITED, GIT_REDIRECTS, LEOPOLD_PROTECTED, NODE_MODULES_CACHES, PACKAGE_MANAGER_CONFIG, PACKAGE_MANAGER_EXISTING, SETTINGS_PROTECTED, USER_DELAYED } from './paths.js';
@@ -37,6 +38,12 @@ export interface AuditBaseline {
   node_modules: string | null;
   /** Whether Claude Code's sandbox could hold the lock when the baseline was taken. */
   sandbox: boolean;
+  /**
+   * The home directory whose files were watched, relative to the project (as lock.json
+   * keeps every path): the audit and re-arming read that one, whatever HOME the command
+   * that reads the baseline later runs with (a hook, a session, your terminal).
+   */
+  home?: string;
 }
 
 interface PackageFacts {
@@ -62,10 +69,6 @@ interface Watched {
   /** How the audit names it. */
   name: string;
   fires: Fires;
-  /** A tree: its entries are watched, and a new entry is a change. */
-  tree: boolean;
-  /** Pending git state: any new entry is removed to undo it. */
-  pending?: boolean;
 }
 
 const FIRES: Record<Fires, string> = {
@@ -85,27 +88,26 @@ function nameOf(path: string, root: string, home: string): string {
   return path;
 }
 
-/** Every path the audit watches in this project (node_modules is scanned on its own). */
+/** Every path the audit watches in this project (a directory with everything in it; node_modules is scanned on its own). */
 function watchedPaths(layout: Layout, home: string): Watched[] {
   const out: Watched[] = [];
-  const add = (path: string, fires: Fires, tree: boolean, pending = false) => {
-    if (out.some((w) => w.path === path)) return;
-    out.push({ path, name: nameOf(path, layout.root, home), fires, tree, pending });
+  const add = (path: string, fires: Fires) => {
+    if (!out.some((w) => w.path === path)) out.push({ path, name: nameOf(path, layout.root, home), fires });
   };
   const { root, gitDir, worktreeGitDir } = layout;
   if (gitDir && worktreeGitDir) {
-    for (const name of GIT_DELAYED) add(join(gitDir, name), 'git', name !== 'config');
-    for (const dir of new Set([gitDir, worktreeGitDir])) for (const file of GIT_REDIRECTS) add(join(dir, file.name), 'git', false);
-    add(join(gitDir, 'objects', 'info', 'alternates'), 'git', false);
-    for (const name of GIT_PENDING_AUDITED) add(join(worktreeGitDir, name), 'git', false, true);
+    for (const name of GIT_DELAYED) add(join(gitDir, name), 'git');
+    for (const dir of new Set([gitDir, worktreeGitDir])) for (const file of GIT_REDIRECTS) add(join(dir, file.name), 'git');
+    add(join(gitDir, 'objects', 'info', 'alternates'), 'git');
+    for (const name of GIT_PENDING_AUDITED) add(join(worktreeGitDir, name), 'git');
     const hooks = hooksPathOf(root);
-    if (hooks) add(hooks, 'git', true);
+    if (hooks) add(hooks, 'git');
     const dotGit = join(root, '.git');
-    if (existsSync(dotGit) && !lstatSync(dotGit).isDirectory()) add(dotGit, 'git', false);
+    if (existsSync(dotGit) && !lstatSync(dotGit).isDirectory()) add(dotGit, 'git');
   }
-  for (const name of [...PACKAGE_MANAGER_CONFIG, ...PACKAGE_MANAGER_EXISTING]) add(join(root, name), 'npm', name.startsWith('.yarn/'));
-  for (const name of CLIENT_GUARDED) add(join(root, name), 'editor', !name.includes('.', 1));
-  for (const entry of USER_DELAYED) add(userPath(entry, home), userFires(entry), entry === '.config/pnpm' || entry === '.config/fish');
+  for (const name of [...PACKAGE_MANAGER_CONFIG, ...PACKAGE_MANAGER_EXISTING]) add(join(root, name), 'npm');
+  for (const name of CLIENT_GUARDED) add(join(root, name), 'editor');
+  for (const entry of USER_DELAYED) add(userPath(entry, home), userFires(entry));
   return out;
 }
 
@@ -163,6 +165,13 @@ function treeEntries(dir: string, limit = 20_000): string[] {
   };
   walk(dir, '');
   return out.map((entry) => entry.slice(1)).sort();
+}
+
+/** A change under `~/` named and undone at `home`, an absolute path. */
+function atHome(change: AuditChange, home: string): AuditChange {
+  if (!change.path.startsWith('~/')) return change;
+  const path = `${home}/${change.path.slice(2)}`;
+  return { ...change, path, undo: change.undo === null ? null : change.undo.split(`"$HOME"/`).join(`${shellQuote(home)}/`) };
 }
 
 /** `text` as one shell word; `~/…` as `"$HOME"/…` so the shell still finds the home directory. */
@@ -242,7 +251,7 @@ export function takeBaseline(layout: Layout, home: string, now: number, sandbox:
     const stat = statOf(w.path);
     if (!stat) continue;
     present.push(w.name);
-    if (w.tree && stat.isDirectory()) for (const entry of treeEntries(w.path)) present.push(`${w.name}/${entry}`);
+    if (stat.isDirectory()) for (const entry of treeEntries(w.path)) present.push(`${w.name}/${entry}`);
   }
   const flags = indexFlags(layout.root);
   const flagged = flags ? [...flags.keys()].sort() : [];
@@ -255,7 +264,13 @@ export function takeBaseline(layout: Layout, home: string, now: number, sandbox:
     package_json: packageFacts(layout.root),
     node_modules: modules?.isDirectory() ? inode(modules) : null,
     sandbox,
+    home: relative(layout.root, home),
   };
+}
+
+/** The home directory a baseline was taken against (the current one for a baseline that does not say). */
+export function baselineHome(layout: Layout, baseline: AuditBaseline | undefined, fallback: string): string {
+  return baseline?.home === undefined ? fallback : resolve(layout.root, baseline.home);
 }
 
 /** The content of a stand-in arming created at `name`. */
@@ -297,7 +312,7 @@ export function auditChanges(layout: Layout, baseline: AuditBaseline, home: stri
       if (!isStandIn(w.path, stat)) changes.push({ path: w.name, what: `created since the run started (${why})`, undo: removal(w.name) });
       continue;
     }
-    if (!(w.tree && stat.isDirectory())) {
+    if (!stat.isDirectory()) {
       // A stand-in arming created is unchanged while it holds its placeholder, whenever it was last written.
       const standIn = created.includes(w.name) ? placeholderOf(w.name) : null;
       const differs = standIn === null ? changed(stat) : !holds(w.path, stat, standIn);
@@ -325,7 +340,10 @@ export function auditChanges(layout: Layout, baseline: AuditBaseline, home: stri
   changes.push(...packageChanges(layout.root, baseline));
   const modules = nodeModulesChange(layout.root, baseline);
   if (modules) changes.push(modules);
-  return changes;
+  // A baseline taken under another HOME (the client's, a hook's) than the one reading the
+  // audit: its `~/…` files are named, and undone, by absolute path, never as "$HOME"/… of
+  // whoever reads it (which would point an `rm` at their own dotfiles).
+  return home === homedir() ? changes : changes.map((change) => atHome(change, home));
 }
 
 function indexChanges(layout: Layout, baseline: AuditBaseline): AuditChange[] {

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { readLockRecord, tokenPath, type Grant } from './arm.js';
-import { auditChanges, renderAudit, settledClock, takeBaseline, type AuditChange } from './audit.js';
+import { auditChanges, baselineHome, renderAudit, settledClock, takeBaseline, type AuditChange } from './audit.js';
 import { layoutOf } from './layout.js';
 import { LOCK_RECORD } from './paths.js';
 
@@ -10,20 +10,22 @@ import { LOCK_RECORD } from './paths.js';
 // lock was armed, and, once the user has reviewed them, a fresh baseline.
 
 /** The changes since the lock was armed; null when it is not armed or its record holds no baseline (armed by an older Leopold). */
-export function reviewLock(leopoldDir: string, home: string = homedir()): AuditChange[] | null {
+export function reviewLock(leopoldDir: string): AuditChange[] | null {
   const record = readLockRecord(leopoldDir);
   if (record?.audit === undefined || record === null) return null;
-  return auditChanges(layoutOf(leopoldDir), record.audit, home, record.created ?? []);
+  const layout = layoutOf(leopoldDir);
+  return auditChanges(layout, record.audit, baselineHome(layout, record.audit, homedir()), record.created ?? []);
 }
 
 /**
  * Accepts the changes the audit lists: the baseline is taken again, now. Only the user
  * can: lock.json is read-only inside Claude Code's sandbox, so the write fails there.
  */
-export function acceptChanges(leopoldDir: string, home: string = homedir()): void {
+export function acceptChanges(leopoldDir: string): void {
   const record = readLockRecord(leopoldDir);
   if (record === null) return;
   const layout = layoutOf(leopoldDir);
+  const home = baselineHome(layout, record.audit, homedir());
   const sandbox = record.audit?.sandbox ?? false;
   writeFileAtomic(join(leopoldDir, LOCK_RECORD), `${JSON.stringify({ ...record, audit: takeBaseline(layout, home, settledClock(leopoldDir), sandbox) }, null, 2)}\n`);
 }

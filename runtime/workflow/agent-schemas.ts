@@ -87,7 +87,7 @@ export const JudgementSchema = z.object({
 /** A `@tool` run: the command's exit code and the tail of its output. */
 export const ToolRunSchema = z.object({
   exit: z.number().int(),
-  output: z.string().describe('The last lines of the output'),
+  output: z.string().describe('The output lines that show what failed (the failing test and its assertion), not only a summary'),
   signals: SignalsSchema.optional(),
 });
 

@@ -141,7 +141,7 @@ export function toolPrompt(plan: EmbeddedPlan, node: EmbeddedNode, evidence = ''
     ...briefSections(plan),
     section('Command', `Run exactly, from the project root:\n\n    ${node.command ?? node.text}`),
     ...evidenceSection(evidence),
-    section('Answer', `exit: the exit code (a number); output: the last lines of its output (at most ${EVIDENCE_BYTES} bytes: where it failed and why).`),
+    section('Answer', `exit: the exit code (a number); output: the lines of its output that show what failed, such as the failing test and its assertion, not only a summary (at most ${EVIDENCE_BYTES} bytes).`),
     ...signalsSection(node),
   ].join('\n\n');
 }

@@ -146,6 +146,26 @@ describe('the run audit', () => {
     expect(unlock.code, unlock.stdout).toBe(0);
   });
 
+  it('read under another HOME than the run started with (the client\'s, a hook\'s): the run\'s home is audited, by absolute path; your own dotfiles are never listed or undone', () => {
+    const p = project();
+    const yours = tempDir('leopold-audit-your-home-');
+    writeFileSync(join(yours, '.gitconfig'), '[user]\n\tname = You\n');
+    writeFileSync(join(yours, '.npmrc'), 'fund=false\n');
+    expect(p.leopold(['run', 'start']).code).toBe(0);
+    // The run plants a user-level git config in the home it ran under.
+    writeFileSync(join(p.home, '.gitconfig'), '[core]\n\thooksPath = /tmp/x\n');
+    const finish = p.leopold(['run', 'finish'], { HOME: yours });
+    expect(finish.code, finish.stdout).toBe(1);
+    expect(listed(finish.stdout)).toEqual([join(p.home, '.gitconfig')]);
+    expect(undoLines(finish.stdout)).toEqual([`rm -rf -- ${join(p.home, '.gitconfig')}`]);
+    expect(finish.stdout).not.toContain(yours);
+    expect(finish.stdout).not.toContain('$HOME');
+    for (const line of undoLines(finish.stdout)) p.sh(line);
+    expect(p.leopold(['run', 'unlock'], { HOME: yours }).code).toBe(0);
+    expect(readFileSync(join(yours, '.gitconfig'), 'utf8')).toBe('[user]\n\tname = You\n');
+    expect(existsSync(join(yours, '.npmrc'))).toBe(true);
+  });
+
   it('--accept-changes takes a new baseline (finish) or lifts the lock anyway (unlock)', () => {
     const p = project();
     expect(p.leopold(['run', 'start']).code).toBe(0);

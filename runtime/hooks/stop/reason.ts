@@ -147,7 +147,7 @@ function howToReport(item: PlanItem): string {
       const command = item.command ?? item.text;
       return [
         `Run exactly, from the project root, and fix nothing: ${command}`,
-        `Record how it exited (the output: its last lines, where it failed); if the exit code is 0 also run ${tick}:`,
+        `Record how it exited (the output: the lines that show what failed, such as the failing test and its assertion, not only a summary); if the exit code is 0 also run ${tick}:`,
         template({ events: [{ event: 'tool', item: n, command, exit: FILL, output: FILL }] }),
       ].join('\n');
     }

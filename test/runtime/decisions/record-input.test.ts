@@ -146,7 +146,7 @@ describe('parseRecordInput', () => {
       expect(result.success, field).toBe(false);
       if (!result.success) expect(result.issues[0]).toMatchObject({ path: ['decisions', 0, field], message: expect.stringMatching(/still holds the template's placeholder/) });
     }
-    const tool = parseRecordInput({ events: [{ event: 'tool', item: 4, command: 'npm test', exit: 1, output: '<the last lines of its output>' }] });
+    const tool = parseRecordInput({ events: [{ event: 'tool', item: 4, command: 'npm test', exit: 1, output: '<the output lines that show what failed>' }] });
     expect(tool.success).toBe(false);
     // Text that merely contains angle brackets is not a placeholder.
     expect(parseRecordInput({ decisions: [{ ...full, decision: 'Render <div> with a class' }] }).success).toBe(true);
