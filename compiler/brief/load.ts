@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { isSandboxPlaceholder } from '../../runtime/lock/files.js';
 import { BRIEF_FILES } from './files.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { DEFAULT_GUARDRAILS, parseGuardrails, type Guardrails } from './guardrails.js';
@@ -57,10 +57,6 @@ export function readGuardrails(path: string): { guardrails: Guardrails; diagnost
  * Anything else that is not a regular UTF-8 text file is a LeopoldError naming `path`.
  */
 export function readGuardrailsText(path: string): string {
-  try {
-    if (statSync(path).isCharacterDevice()) return '';
-  } catch {
-    // missing or unreadable: readOptionalTextFile says which
-  }
+  if (isSandboxPlaceholder(path)) return '';
   return readOptionalTextFile(path, 'guardrails file');
 }

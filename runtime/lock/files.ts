@@ -16,6 +16,15 @@ export function isRegularFile(path: string): boolean {
   }
 }
 
+/** The sandbox's stand-in at a denied path that does not exist, as a command inside the sandbox sees it: a character device. */
+export function isSandboxPlaceholder(path: string): boolean {
+  try {
+    return statSync(path).isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
+
 /** A lift token: a regular file with content (`leopold run allow` writes a line; an empty file is a placeholder). */
 export function isToken(path: string): boolean {
   try {

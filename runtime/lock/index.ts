@@ -3,4 +3,4 @@ export { renderAudit, type AuditBaseline, type AuditChange } from './audit.js';
 export { acceptChanges, grantsEndedText, liftReview, reviewLock } from './review.js';
 export { excludedCommands, excludedWarning, sandboxAvailability, sandboxRequiredError, sandboxWarning, type SandboxAvailability } from './sandbox.js';
 export * from './paths.js';
-export { isArmed, isRegularFile, isToken } from './files.js';
+export { isArmed, isRegularFile, isSandboxPlaceholder, isToken } from './files.js';

@@ -92,6 +92,7 @@ export function decideNext(input: NextInput): Step {
   const next = step.next.length > 0 ? itemAt(plan.items, step.next[0]!)! : null;
   const completion = step.complete ? completionOf(step.complete, graph) : null;
   const facts = input.facts ?? {};
+  const gate = next ? gatedBy(next, input.limits.gated) : null;
   const rescue =
     next !== null && rescueVerdict({ state: model, maxFailures: input.limits.maxFailures, autonomy: input.autonomy }) === 'rescue'
       ? { kind: model.consecutive_failures.kind!, failures: model.consecutive_failures.count }
@@ -108,7 +109,7 @@ export function decideNext(input: NextInput): Step {
       routedComplete: completion?.reason === 'routed_complete',
       deadlock: completion?.reason === 'deadlock',
       nextIsHuman: next?.kind === 'human',
-      nextGated: next ? gatedBy(next, input.limits.gated) : null,
+      nextGated: gate,
       ...(facts.transcriptBytes !== undefined ? { transcriptBytes: facts.transcriptBytes } : {}),
       ...(facts.agents && next ? { runBudget: { needed: facts.agents.worstCase(next, rescue !== null), left: facts.agents.left } } : {}),
     },
@@ -120,7 +121,7 @@ export function decideNext(input: NextInput): Step {
   }
   if (found || next === null) {
     const verdict = found ?? { reason: completion!.reason, detail: completion!.detail };
-    return { events, effect: { type: 'stop', verdict: withDetail(verdict, completion, next, input.limits.gated), completion } };
+    return { events, effect: { type: 'stop', verdict: withDetail(verdict, completion, next, gate), completion } };
   }
   const dispatch: RunEvent[] = [
     ...(rescue ? [{ type: 'rescue-granted', item: next.index } as const] : []),
@@ -183,9 +184,8 @@ function completionOf(complete: RouteCompletion, graph: boolean): Completion {
 }
 
 // The evaluator's one-liners, made as specific as the run knows.
-function withDetail(verdict: StopVerdict, completion: Completion | null, next: PlanItem | null, gated: readonly string[] | undefined): StopVerdict {
+function withDetail(verdict: StopVerdict, completion: Completion | null, next: PlanItem | null, gate: string | null): StopVerdict {
   if (completion && verdict.reason === completion.reason) return { reason: verdict.reason, detail: completion.detail };
-  const gate = next ? gatedBy(next, gated) : null;
   if (verdict.reason === 'awaiting_human' && next && gate !== null && next.kind !== 'human') {
     return { reason: verdict.reason, detail: `item ${next.index} ("${next.text}") is work GUARDRAILS.md gates (gated: ${gate}): a person does it; mark it [x] when done and start the run again` };
   }

@@ -1,9 +1,8 @@
-import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import { recordEvents } from '../../../runtime/decisions/index.js';
 import { KILL_SWITCH_FILE, killSwitchText, requestStop } from '../../../runtime/kill-switch/index.js';
-import { isToken } from '../../../runtime/lock/index.js';
+import { isSandboxPlaceholder, isToken } from '../../../runtime/lock/index.js';
 import { leopoldCommand } from '../../../runtime/project-cli/index.js';
 
 /** What `leopold run stop` did. */
@@ -24,26 +23,13 @@ export async function stopRun(leopoldDir: string, now: Date, env: NodeJS.Process
   try {
     writeFileAtomic(path, killSwitchText(now, 'leopold run stop'));
   } catch (error) {
-    if (env.CLAUDECODE !== '1' || !(SANDBOXED.has((error as NodeJS.ErrnoException).code ?? '') || sandboxPlaceholder(path))) throw error;
+    if (env.CLAUDECODE !== '1' || !(SANDBOXED.has((error as NodeJS.ErrnoException).code ?? '') || isSandboxPlaceholder(path))) throw error;
     requestStop(leopoldDir, now);
     await recordEvents(leopoldDir, [{ event: 'stop-request' }], () => now);
     return 'requested';
   }
   await recordEvents(leopoldDir, [{ event: 'kill_switch' }], () => now);
   return 'raised';
-}
-
-/**
- * The sandbox shows a denied path that does not exist as a character device (a `/dev/null`
- * bound without device access; docs/lock.md), which the atomic writer refuses as not a
- * regular file before any write is tried.
- */
-function sandboxPlaceholder(path: string): boolean {
-  try {
-    return lstatSync(path).isCharacterDevice();
-  } catch {
-    return false;
-  }
 }
 
 /** What `leopold run stop` prints for each outcome. */
