@@ -46,7 +46,7 @@ describe('leopold record', () => {
   it('appends decisions and events and prints the ack on one line', () => {
     const result = record({ decisions: [DECISION, { title: 'Formatted', mechanical: true }], events: [{ event: 'start', item: 4 }] });
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toBe('{"ok":true,"numbers":[1,2],"path":".leopold/DECISIONS.md"}\n');
+    expect(result.stdout).toBe('{"ok":true,"numbers":[1,2],"path":".leopold/DECISIONS.md","events":1}\n');
     const text = readFileSync(decisionsFile(), 'utf8');
     expect(text).toMatch(/^# Decisions\n\n## D1 — Keep refunded invoices {3}\(turn 3, \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\nPersona: {5}Ada Park — Billing Operations Lead \(invoicing\)\n/);
     expect(readDecisions(text).map((r) => r.n)).toEqual([1, 2]);
@@ -70,7 +70,8 @@ describe('leopold record', () => {
   });
 
   it('records events alone with no decision numbers', () => {
-    expect(record({ events: [{ event: 'turn', item: 1 }] })).toMatchObject({ code: 0, ack: { ok: true, numbers: [] } });
+    expect(record({ events: [{ event: 'turn', item: 1 }] })).toMatchObject({ code: 0, ack: { ok: true, numbers: [], events: 1 } });
+    expect(record({ events: [{ event: 'turn', item: 1 }] }).ack).not.toHaveProperty('path'); // nothing went to DECISIONS.md
     expect(existsSync(decisionsFile())).toBe(false);
   });
 

@@ -10,7 +10,7 @@ import { describeRecordIssues, parseRecordInput } from '../../../runtime/decisio
 import type { DecisionInput } from '../../../runtime/decisions/schema.js';
 
 /** What `leopold record` prints: one JSON line (docs/decisions.md). */
-export type RecordAck = { ok: true; numbers: number[]; path: string } | { ok: false; error: string };
+export type RecordAck = { ok: true; numbers: number[]; path?: string; events?: number } | { ok: false; error: string };
 
 /** The ack and the exit code: 0 recorded, 1 refused (the schema or the protocol), 2 no input, not JSON, or an I/O failure. */
 export interface RecordOutcome {
@@ -48,7 +48,10 @@ export async function recordDocument(raw: string, cwd: string, now: () => Date =
   try {
     const numbers = await appendDecisions(leopoldDir, parsed.data.decisions, now);
     await recordEvents(leopoldDir, parsed.data.events, now);
-    return { ack: { ok: true, numbers, path: ACK_PATH }, code: 0 };
+    // The ack says what was written: DECISIONS.md only when a decision went there (an
+    // events-only document named it, and a model read that as a decision recorded).
+    const events = parsed.data.events.length;
+    return { ack: { ok: true, numbers, ...(numbers.length > 0 ? { path: ACK_PATH } : {}), ...(events > 0 ? { events } : {}) }, code: 0 };
   } catch (error) {
     if (error instanceof DecisionRefusedError) return { ack: { ok: false, error: error.message }, code: 1 };
     return unusable(`could not write to ${leopoldDir}: ${(error as Error).message}`);

@@ -199,7 +199,7 @@ export function renderStatus(reading: StateReading, killSwitch: boolean): string
     lines.push(
       `Run: ${s.active ? 'active' : 'not active'} · engine ${s.engine}`,
       `Started: ${s.started_at ?? '-'} · finished: ${s.finished_at ?? '-'} · stop reason: ${s.stop_reason ?? '-'}`,
-      `Iteration: ${s.iteration} · no-progress turns: ${s.no_progress} · windows: ${s.windows}`,
+      `Iteration: ${s.iteration} · no-progress turns: ${s.no_progress} · context windows closed: ${s.windows}`,
       `Failures: ${failuresText(s.failures)} · streak: ${s.consecutive_failures.count}${s.consecutive_failures.kind ? ` ${s.consecutive_failures.kind}` : ''}`,
       `Rescue used: ${s.rescue_used ? 'yes' : 'no'} · plan changes used: ${s.amendments_used}/3`,
       `Routes taken: ${s.routing.taken.map((r) => `${r.from} -[${r.when}]-> ${r.to}`).join(', ') || 'none'}`,
