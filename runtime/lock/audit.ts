@@ -34,7 +34,11 @@ export interface AuditBaseline {
   staged: string[];
   /** package.json's scripts and packageManager (null: no readable package.json). */
   package_json: PackageFacts | null;
-  /** node_modules' directory as device:inode (a reinstall by the user replaces it; a sandboxed command cannot). */
+  /**
+   * node_modules' directory as device:inode, then `@` and its birth time where the file
+   * system keeps one (a reinstall by the user replaces the directory; a sandboxed command
+   * cannot). The birth time tells a new directory that reused the old one's inode number.
+   */
   node_modules: string | null;
   /** Whether Claude Code's sandbox could hold the lock when the baseline was taken. */
   sandbox: boolean;
@@ -222,6 +226,10 @@ function packageFacts(root: string): PackageFacts | null {
 }
 
 const inode = (stat: Stats) => `${stat.dev}:${stat.ino}`;
+/** A directory's identity: its inode and, where the file system keeps it, its birth time. */
+const identity = (stat: Stats) => (stat.birthtimeMs > 0 ? `${inode(stat)}@${stat.birthtimeMs}` : inode(stat));
+/** Whether `stat` is another directory than the one a baseline named (a baseline from before birth times compares inodes). */
+const replaced = (recorded: string, stat: Stats) => recorded !== (recorded.includes('@') ? identity(stat) : inode(stat));
 
 /**
  * A time that every write made before this call is at or before and every write after it
@@ -262,7 +270,7 @@ export function takeBaseline(layout: Layout, home: string, now: number, sandbox:
     index_flags: flagged.length > INDEX_FLAGS_KEPT ? { digest: digestOf(flagged), count: flagged.length } : flagged,
     staged: layout.gitDir ? stagedDifferently(layout.root) : [],
     package_json: packageFacts(layout.root),
-    node_modules: modules?.isDirectory() ? inode(modules) : null,
+    node_modules: modules?.isDirectory() ? identity(modules) : null,
     sandbox,
     home: relative(layout.root, home),
   };
@@ -413,7 +421,7 @@ function nodeModulesChange(root: string, baseline: AuditBaseline): AuditChange |
   const dir = join(root, 'node_modules');
   const stat = statOf(dir);
   if (!stat?.isDirectory()) return null;
-  if (baseline.node_modules !== null && baseline.node_modules !== inode(stat) && baseline.sandbox) return null;
+  if (baseline.node_modules !== null && replaced(baseline.node_modules, stat) && baseline.sandbox) return null;
   const packages = new Map<string, { count: number; first: string }>();
   const note = (name: string) => {
     const parts = name.split('/');

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtHook, leopoldBinary } from '../support/built-dist.js';
@@ -136,12 +136,22 @@ describe('the run audit', () => {
     ]);
     // The user undoes the rest and reinstalls node_modules (a new directory): clean.
     for (const line of undoLines(finish.stdout).slice(0, 3)) p.sh(line);
-    // The old directory is moved aside until the new one exists: a directory removed first
-    // could hand its inode number to the new one, and the audit tells a reinstall by a new directory.
-    renameSync(join(p.root, 'node_modules'), join(p.root, 'node_modules.old'));
+    // As the undo line says: removed first, then installed again.
+    rmSync(join(p.root, 'node_modules'), { recursive: true });
     mkdirSync(join(p.root, 'node_modules', 'tool'), { recursive: true });
     writeFileSync(join(p.root, 'node_modules', 'tool', 'index.js'), 'module.exports = 1;\n');
-    rmSync(join(p.root, 'node_modules.old'), { recursive: true });
+    // The new directory often gets the old one's inode number back (ext4 hands it out again);
+    // the birth time tells it apart. Made certain here: the baseline is rewritten to name the
+    // new directory's inode number with the old directory's birth time.
+    const nm = statSync(join(p.root, 'node_modules'));
+    if (nm.birthtimeMs > 0) {
+      const lockFile = join(p.root, '.leopold', 'lock.json');
+      const lock = JSON.parse(readFileSync(lockFile, 'utf8'));
+      const recorded = lock.audit.node_modules as string;
+      expect(recorded).toMatch(/^\d+:\d+@[\d.]+$/);
+      lock.audit.node_modules = `${nm.dev}:${nm.ino}@${recorded.split('@')[1]}`;
+      writeFileSync(lockFile, JSON.stringify(lock));
+    }
     const unlock = p.leopold(['run', 'unlock']);
     expect(unlock.code, unlock.stdout).toBe(0);
   });
