@@ -206,7 +206,11 @@ export class RunContext {
    */
   private countSubagent(): void {
     const capped = subagentCap(this.model, this.limits, this.item);
-    if (capped) throw new RunStop('subagent_cap', capped.detail);
+    if (capped) {
+      // The model's halt, as the session's Stop hook folds the guard's refusal: both engines' models agree.
+      if (this.item !== null) this.apply({ type: 'subagent-cap', item: this.item, detail: capped.detail });
+      throw new RunStop('subagent_cap', capped.detail);
+    }
     this.model = reduce(this.model, { type: 'subagents', item: this.item, count: 1 }, this.items());
     this.unjournaled.set(this.item, (this.unjournaled.get(this.item) ?? 0) + 1);
   }
