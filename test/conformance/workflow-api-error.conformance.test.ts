@@ -19,7 +19,7 @@ describe.each([
   [529, 'server_error'],
   [401, 'authentication_failed'],
 ])('a workflow agent whose requests get HTTP %i', (status, error) => {
-  it(`is retried ${RETRIES} times, then agent() is null and the run goes on; StopFailure fires (error ${error}) for the subagent, SubagentStop does not, and Leopold leaves the workflow run alone`, async () => {
+  it(`is retried ${RETRIES} times, then agent() is null and the run goes on; StopFailure fires (error ${error}) for the subagent, SubagentStop does not, and Leopold logs it without ending the run`, async () => {
     const p = fixtures.project({ plan: PLAN });
     expect(p.leopold(['compile']).code).toBe(0);
     const log = join(p.dir, '..', 'hooks.log');
@@ -47,9 +47,11 @@ describe.each([
     expect(hooks.filter((h) => h.hook_event_name === 'SubagentStart' && h.agent_id === dead)).toHaveLength(1);
     expect(hooks.filter((h) => h.hook_event_name === 'SubagentStop' && h.agent_id === dead)).toEqual([]);
 
-    // Leopold's StopFailure hook ends session runs only: the workflow run finished as its result says.
-    const events = p.read('.leopold/events.jsonl');
-    expect(events).not.toMatch(/"reason":"api_error"/);
+    // Leopold's StopFailure hook logs the workflow agent's API error and ends session runs only:
+    // the workflow run finished as its result says.
+    const events = p.read('.leopold/events.jsonl').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events.filter((e) => e.event === 'api-error')).toEqual([expect.objectContaining({ engine: 'workflow', error, agent: dead })]);
+    expect(events.filter((e) => e.event === 'stop').map((e) => e.reason)).toEqual(['plan_complete']);
     expect(JSON.parse(p.read('.leopold/state.json'))).toMatchObject({ active: false, stop_reason: 'plan_complete' });
   }, 300_000);
 });
