@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startRun } from '../../../compiler/cli/commands/run.js';
+import { renderStatus, startRun } from '../../../compiler/cli/commands/run.js';
+import { readState } from '../../../runtime/state/index.js';
 import { runGuard } from '../../../runtime/hooks/guard/index.js';
 import { runStopHook } from '../../../runtime/hooks/stop/index.js';
 import { foldJournal, initialModel, reduce, subagentCap } from '../../../runtime/run/index.js';
@@ -124,6 +125,7 @@ describe('the session engine: the guard counts Agent/Task calls, the Stop hook s
     expect(answer.kind).toBe('message');
     expect(s.state()).toMatchObject({ active: false, stop_reason: 'subagent_cap', subagents: { total: 2, by_item: { '1': 2 } } });
     expect(s.events().at(-1)).toMatchObject({ event: 'stop', reason: 'subagent_cap', iteration: 1 });
+    expect(renderStatus(readState(s.leo), false)).toMatch(/stop reason: subagent_cap\n[^]*· subagents: 2 \(most: item 1, 2\)\n/);
   });
 
   it('keeps the run count across items: max_subagents_per_run stops the second item', async () => {
