@@ -135,7 +135,7 @@ describe('leopold init (built binary)', () => {
     expect(guardrails.diagnostics).toEqual([]);
     expect(guardrails.guardrails.autonomy).toBeUndefined(); // every key commented: defaults apply
     const text = readFileSync(join(dir, '.leopold', 'GUARDRAILS.md'), 'utf8');
-    for (const key of ['autonomy: full', 'max_review_rounds: 3', 'max_iterations: 50', 'max_failures: 3', 'max_no_progress: 6', 'max_context_mb: 5', 'max_windows: 10', 'parallel_items: off', 'notify_webhook: none', 'gated: none']) {
+    for (const key of ['autonomy: full', 'max_review_rounds: 3', 'max_iterations: 50', 'max_failures: 3', 'max_no_progress: 6', 'max_context_mb: 5', 'max_windows: 10', 'max_subagents: 100', 'max_subagents_per_run: 2000', 'parallel_items: off', 'notify_webhook: none', 'gated: none']) {
       expect(text).toContain(`- ${key}\n`);
     }
   });
