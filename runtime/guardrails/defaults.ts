@@ -10,6 +10,8 @@ export const DEFAULT_GUARDRAILS = Object.freeze({
   maxNoProgress: 6,
   maxContextMb: 5,
   maxWindows: 10,
+  maxSubagents: 100,
+  maxSubagentsPerRun: 2000,
   parallelItems: 'off' as 'on' | 'off',
   notifyWebhook: 'none' as string,
   gated: [] as string[],

@@ -64,6 +64,8 @@ export const KEYS: readonly GuardrailKey[] = [
   { name: 'max_no_progress', field: 'maxNoProgress', ...whole(1) },
   { name: 'max_context_mb', field: 'maxContextMb', read: megabytes, expected: 'a number of megabytes > 0' },
   { name: 'max_windows', field: 'maxWindows', ...whole(1) },
+  { name: 'max_subagents', field: 'maxSubagents', ...whole(1) },
+  { name: 'max_subagents_per_run', field: 'maxSubagentsPerRun', ...whole(1) },
   { name: 'parallel_items', field: 'parallelItems', read: onOff, expected: 'on or off (true/false, yes/no)', words: Object.keys(ON_OFF) },
   { name: 'notify_webhook', field: 'notifyWebhook', read: webhook, expected: 'none or an http(s) URL', words: ['none'] },
   { name: 'gated', field: 'gated', read: phrases, expected: 'none, or phrases separated by commas (an item whose text holds one, or {#anchor} naming it)' },

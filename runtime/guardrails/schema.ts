@@ -15,6 +15,10 @@ export const GuardrailsSchema = z.object({
   maxNoProgress: z.number().int().min(1).default(D.maxNoProgress),
   maxContextMb: z.number().positive().default(D.maxContextMb),
   maxWindows: z.number().int().min(1).default(D.maxWindows),
+  /** Subagents one item may start (docs/guardrails.md: the Task/Agent tool in a session, the loop's agent() calls in a workflow). */
+  maxSubagents: z.number().int().min(1).default(D.maxSubagents),
+  /** Subagents the whole run may start. */
+  maxSubagentsPerRun: z.number().int().min(1).default(D.maxSubagentsPerRun),
   parallelItems: z.enum(['on', 'off']).default(D.parallelItems),
   /** `none`, or an http(s) URL the final report is POSTed to. */
   notifyWebhook: z.string().default(D.notifyWebhook),

@@ -22,8 +22,12 @@ export const ScriptedAnswerSchema = z.union([
   z.strictObject({ text: z.string(), tokens, tools }),
   /** The user skipped the agent: agent() resolves to null. */
   z.strictObject({ skip: z.literal(true), tokens }),
-  /** The agent died on a final API error: agent() resolves to null. */
-  z.strictObject({ die: z.literal(true), tokens }),
+  /**
+   * The agent died on a final API error: agent() resolves to null. In the real client the
+   * scripted model answers its requests with HTTP `status` (default 400, which the client
+   * never retries; 429, 500 and 529 it retries first); the stand-in has no HTTP and ignores it.
+   */
+  z.strictObject({ die: z.literal(true), status: z.number().int().min(400).max(599).optional(), tokens }),
   /** The agent stalled after the host's retries: agent() throws. */
   z.strictObject({ throw: z.literal('stall'), tokens }),
   /** Structured output that fails validation, whatever it holds: one failed attempt. */

@@ -98,6 +98,9 @@ export const CompiledPlanSchema = z.strictObject({
     maxNoProgress: z.number().int().min(1),
     /** GUARDRAILS.md `gated`: work only a person does (absent when none). */
     gated: z.array(z.string()).optional(),
+    /** GUARDRAILS.md `max_subagents` and `max_subagents_per_run` (absent at their defaults, runtime/guardrails/defaults.ts). */
+    maxSubagents: z.number().int().min(1).optional(),
+    maxSubagentsPerRun: z.number().int().min(1).optional(),
   }),
   /** Every item once, in plan order, done ones too. */
   items: z.array(GraphNodeSchema),

@@ -13,7 +13,7 @@ export { applyStep, decideNext, freezeWaves, type Completion, type Effect, type 
 export { EVIDENCE_BYTES, evidenceFor, renderEvidence, tailOf, toolEvidence, verdictEvidence, type Evidence } from './evidence.js';
 export { eventsOfRun, foldJournal, runEventOf, stopOf, type LoggedEvent } from './journal.js';
 export { finishedState, windowClosed } from './transitions.js';
-export { DEFAULT_STOP_LIMITS, gatedBy, STOP_REASONS, stopCondition, type StopFacts, type StopInput, type StopLimits, type StopReason, type StopVerdict } from './stop.js';
+export { DEFAULT_STOP_LIMITS, gatedBy, STOP_REASONS, stopCondition, subagentCap, type StopFacts, type StopInput, type StopLimits, type StopReason, type StopVerdict } from './stop.js';
 export { rescueVerdict, type RescueVerdict } from './rescue.js';
 export { failuresText, remainingText, renderRunSummary, REMAINING_SHOWN, type OpenItem, type SummaryFacts } from './summary.js';
 export { itemAt, routeDecision, type NodeOutcome, type RouteDecision, type RouteDecisionInput } from './routing/decide.js';

@@ -44,7 +44,11 @@ export type RunEvent =
   /** `count` plan changes were applied (a @feedback node, a repair). */
   | { type: 'amended'; count: number }
   /** The runtime deadlock repair was asked for (whatever it came to). */
-  | { type: 'repair-tried'; waiting: number[] };
+  | { type: 'repair-tried'; waiting: number[] }
+  /** `count` subagents were started for item `item` (null: for the run, outside any item: a deadlock repair). */
+  | { type: 'subagents'; item: number | null; count: number }
+  /** A subagent was refused at a GUARDRAILS cap (stop.ts subagentCap): the run stops with `subagent_cap`. */
+  | { type: 'subagent-cap'; item: number; detail: string };
 
 /** A new run's model: every counter, the rescue, the add budget and routing zeroed (RunModelSchema's parse of {}, a test holds the two together). */
 export function initialModel(): RunModel {
@@ -60,6 +64,7 @@ export function initialModel(): RunModel {
     deadlock_repairs: 0,
     routing: { statuses: {}, signals: {}, channel: {}, taken: [] },
     evidence: {},
+    subagents: { total: 0, by_item: {} },
     halt: null,
   };
 }
@@ -121,6 +126,14 @@ export function reduce<M extends RunModel>(model: M, event: RunEvent, items: rea
       return { ...model, amendments_used: model.amendments_used + event.count };
     case 'repair-tried':
       return { ...model, deadlock_repairs: model.deadlock_repairs + 1 };
+    case 'subagents': {
+      // A state written before the count existed has none: it starts at zero.
+      const seen = model.subagents ?? { total: 0, by_item: {} };
+      const by_item = event.item === null ? seen.by_item : { ...seen.by_item, [String(event.item)]: (seen.by_item[String(event.item)] ?? 0) + event.count };
+      return { ...model, subagents: { total: seen.total + event.count, by_item } };
+    }
+    case 'subagent-cap':
+      return model.halt ? model : { ...model, halt: { reason: 'subagent_cap', item: event.item, detail: event.detail } };
   }
 }
 

@@ -42,8 +42,8 @@ export const RoutingMemorySchema = z.object({
 });
 export type RoutingMemory = z.infer<typeof RoutingMemorySchema>;
 
-/** A stop an event asked for: the fork nobody could settle, or the rescue that found no approach. */
-export const HaltSchema = z.object({ reason: z.enum(['escalation', 'repeated_failure', 'awaiting_human']), item: z.number().int().min(1), detail: z.string() });
+/** A stop an event asked for: the fork nobody could settle, the rescue that found no approach, a subagent refused at the cap. */
+export const HaltSchema = z.object({ reason: z.enum(['escalation', 'repeated_failure', 'awaiting_human', 'subagent_cap']), item: z.number().int().min(1), detail: z.string() });
 export type Halt = z.infer<typeof HaltSchema>;
 
 /** What the run model remembers between dispatches; initialModel() is its parse of {}. */
@@ -69,6 +69,12 @@ export const RunModelSchema = z.object({
   routing: RoutingMemorySchema.default({ statuses: {}, signals: {}, channel: {}, taken: [] }),
   /** Item index -> why it last failed, bounded (evidence.ts): handed to its next attempt and to the items its taken routes send to. */
   evidence: z.record(z.string(), z.string()).default({}),
+  /**
+   * Subagents started for the run's items (the session's Task/Agent tool calls, the
+   * workflow's agent() calls but the scribe's): in all, and by item index. GUARDRAILS
+   * `max_subagents` / `max_subagents_per_run` cap them (stop.ts subagentCap).
+   */
+  subagents: z.object({ total: count.default(0), by_item: z.record(z.string(), count).default({}) }).default({ total: 0, by_item: {} }),
   /** Set by an event that ends the run whatever else holds. */
   halt: HaltSchema.nullable().default(null),
 });

@@ -19,5 +19,6 @@ export const STOP_REASONS = [
   'max_windows',
   'run_budget',
   'api_error',
+  'subagent_cap',
 ] as const;
 export type StopReason = (typeof STOP_REASONS)[number];

@@ -28,6 +28,9 @@ export interface StopLimits {
   maxWindows: number;
   /** GUARDRAILS.md `gated`: phrases (or `#anchor`s) naming work only a person does; none when absent. */
   gated?: readonly string[];
+  /** GUARDRAILS.md `max_subagents` (per item) and `max_subagents_per_run`; no cap when absent. */
+  maxSubagents?: number;
+  maxSubagentsPerRun?: number;
 }
 
 /** Default limits (docs/compile.md). */
@@ -144,6 +147,25 @@ const CHECKS: readonly Check[] = [
       ? verdict('context_budget', `the transcript passed ${limits.maxContextMb} MB: checkpoint and roll the window`)
       : null,
 ];
+
+/**
+ * Whether one more subagent may start for `item` (null: for the run, outside any item), or
+ * the verdict that stops the run (`subagent_cap`): the item has started `max_subagents`
+ * already, or the run `max_subagents_per_run`. Asked by both engines before a spawn (the
+ * session's PreToolUse hook on the Task/Agent tool, the workflow's agent() wrapper), so the
+ * cap is never passed: the refused spawn is what stops the run. Pure.
+ */
+export function subagentCap(model: Pick<RunModel, 'subagents'>, limits: Pick<StopLimits, 'maxSubagents' | 'maxSubagentsPerRun'>, item: number | null): StopVerdict | null {
+  const seen = model.subagents ?? { total: 0, by_item: {} };
+  const mine = item === null ? 0 : (seen.by_item[String(item)] ?? 0);
+  if (item !== null && limits.maxSubagents !== undefined && mine >= limits.maxSubagents) {
+    return verdict('subagent_cap', `item ${item} has started ${mine} subagents, the cap (max_subagents: ${limits.maxSubagents}); a further one was refused`);
+  }
+  if (limits.maxSubagentsPerRun !== undefined && seen.total >= limits.maxSubagentsPerRun) {
+    return verdict('subagent_cap', `the run has started ${seen.total} subagents, the cap (max_subagents_per_run: ${limits.maxSubagentsPerRun}); a further one was refused`);
+  }
+  return null;
+}
 
 /** The first stop condition that holds, or null to keep going. Pure. */
 export function stopCondition(input: StopInput): StopVerdict | null {

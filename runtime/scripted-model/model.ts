@@ -102,7 +102,8 @@ export class ScriptedModel {
       return { kind: 'message', blocks: [{ type: 'tool_use', id: this.nextId(), name: call.tool, input: call.input }] };
     }
     if (answer !== null && ('die' in answer || 'skip' in answer || 'throw' in answer)) {
-      return { kind: 'error', status: 400, message: 'scripted model: this agent dies on a final API error' };
+      const status = 'die' in answer ? (answer.status ?? 400) : 400;
+      return { kind: 'error', status, message: `scripted model: this agent dies on an API error (HTTP ${status})` };
     }
     const value = answer === null ? (schema ? defaultAnswerFor(schema) : DEFAULT_TEXT_ANSWER) : 'value' in answer ? answer.value : 'invalid' in answer ? answer.invalid : undefined;
     if (answer !== null && 'text' in answer) return { kind: 'message', blocks: [{ type: 'text', text: answer.text }] };

@@ -14,7 +14,12 @@ export interface EventFacts {
   attempts: Record<number, number>;
   /** The highest iteration any event of the run names (a workflow run writes no state.json). */
   iteration: number;
-  /** Agents spawned, where events say (`subagent` events count one each; a numeric `agents` field counts that many); null while none does. */
+  /**
+   * Subagents started for the run's items, as the subagent cap counts them (GUARDRAILS
+   * `max_subagents`): a session's `subagent` events (one per Task/Agent call the guard let
+   * through), a workflow's journaled `subagents` run events (their `count`), and a numeric
+   * `agents` field elsewhere; null while none does.
+   */
   agents: number | null;
   /** Tokens spent, where events say (numeric `tokens` fields); null while none does. */
   tokens: number | null;
@@ -43,7 +48,8 @@ export function foldEvent(facts: EventFacts, event: Record<string, unknown>): Ev
     next.attempts = { ...next.attempts, [item]: (next.attempts[item] ?? 0) + 1 };
   }
   if (event.event === 'failure') next.failures += 1;
-  const agents = event.event === 'subagent' ? 1 : count(event.agents);
+  const journaled = event.event === 'run' && event.run !== null && typeof event.run === 'object' ? (event.run as Record<string, unknown>) : null;
+  const agents = event.event === 'subagent' ? 1 : journaled?.type === 'subagents' ? count(journaled.count) : count(event.agents);
   if (agents !== null) next.agents = (next.agents ?? 0) + agents;
   const tokens = count(event.tokens);
   if (tokens !== null) next.tokens = (next.tokens ?? 0) + tokens;

@@ -4,7 +4,8 @@ import { judgePersonaAnswer } from '../persona/judge.js';
 import { personaPromptWithRules } from '../persona/prompt-text.js';
 import type { PersonaAnswer } from '../persona/schema.js';
 import type { PlanIR, PlanItem } from '../plan/schema.js';
-import { initialModel, reduce, type RunEvent, type RunModel } from '../run/index.js';
+import { initialModel, reduce, subagentCap, type RunEvent, type RunModel } from '../run/index.js';
+import { DEFAULT_GUARDRAILS } from '../guardrails/defaults.js';
 import type { StopLimits } from '../run/index.js';
 import type { AgentJsonSchemas, AgentSchemaName, ScribeAck } from './agent-schemas.js';
 import { leopoldCommand } from '../project-cli/index.js';
@@ -92,6 +93,10 @@ export class RunContext {
   agentsUsed = 0;
   /** The last decision number before this launch (a continuing run's scribe numbers on from it). */
   lastDecisionBefore = 0;
+  /** The item the loop is dispatching (null between dispatches: a deadlock repair): its agents count toward it. */
+  item: number | null = null;
+  /** Subagents counted into the model but not yet journaled, by item (`null`: outside any item). */
+  private unjournaled = new Map<number | null, number>();
 
   constructor(
     readonly plan: EmbeddedPlan,
@@ -108,6 +113,8 @@ export class RunContext {
       maxContextMb: Infinity,
       maxWindows: Infinity,
       gated: plan.limits.gated ?? [],
+      maxSubagents: plan.limits.maxSubagents ?? DEFAULT_GUARDRAILS.maxSubagents,
+      maxSubagentsPerRun: plan.limits.maxSubagentsPerRun ?? DEFAULT_GUARDRAILS.maxSubagentsPerRun,
     };
   }
 
@@ -173,6 +180,7 @@ export class RunContext {
    */
   async ask<T>(prompt: string, label: string, schema: AgentSchemaName, extra: Record<string, unknown> = {}, schemaOverride?: Record<string, unknown>): Promise<T | null> {
     this.checkBudget();
+    if (label !== SCRIBE_LABEL) this.countSubagent();
     this.agentsUsed += 1;
     try {
       const answer = await this.host.agent(`${stepLine(label)}\n\n${prompt}`, { label, schema: schemaOverride ?? this.schemas[schema], ...extra });
@@ -187,6 +195,34 @@ export class RunContext {
       this.host.log(`${label}: agent failed: ${message}`);
       return null;
     }
+  }
+
+  /**
+   * One more subagent for the current item (the scribe is the run's bookkeeping, not an
+   * item's work, and is never counted): past GUARDRAILS `max_subagents` or
+   * `max_subagents_per_run` it is refused and the run stops (`subagent_cap`), as the
+   * session's PreToolUse hook refuses a Task/Agent call. Counted in the model at once (so
+   * parallel reviewers see each other) and journaled once per dispatch (journalSubagents).
+   */
+  private countSubagent(): void {
+    const capped = subagentCap(this.model, this.limits, this.item);
+    if (capped) {
+      // The model's halt, as the session's Stop hook folds the guard's refusal: both engines' models agree.
+      if (this.item !== null) this.apply({ type: 'subagent-cap', item: this.item, detail: capped.detail });
+      throw new RunStop('subagent_cap', capped.detail);
+    }
+    this.model = reduce(this.model, { type: 'subagents', item: this.item, count: 1 }, this.items());
+    this.unjournaled.set(this.item, (this.unjournaled.get(this.item) ?? 0) + 1);
+  }
+
+  /**
+   * Journals the subagents counted since the last call, one `run` line per item (the model
+   * already holds them), so the journal's fold and `leopold run continue` see the counts
+   * and `run status --watch` shows them.
+   */
+  journalSubagents(): void {
+    for (const [item, count] of this.unjournaled) this.event({ event: 'run', run: { type: 'subagents', item, count } });
+    this.unjournaled.clear();
   }
 
   /** The highest decision number acknowledged so far in this run (earlier launches included). */

@@ -168,7 +168,12 @@ async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, I
     ctx.applyAll(step.events);
     const effect = step.effect;
     if (effect.type === 'repair') {
-      await repairDeadlock(ctx, effect.waiting, effect.left);
+      ctx.item = null;
+      try {
+        await repairDeadlock(ctx, effect.waiting, effect.left);
+      } finally {
+        ctx.journalSubagents();
+      }
       continue;
     }
     if (effect.type === 'stop') {
@@ -190,6 +195,7 @@ async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, I
     if (effect.rescue) ctx.event({ event: 'rescue', item: node.index, kind: effect.rescue.kind, failures: effect.rescue.failures, rescue_used: true });
     // The Stop hook logs the same line for each block: the two engines' dispatches compare line for line.
     ctx.event({ event: 'turn', item: node.index, iteration: effect.turn, ...(effect.rescue ? { rescue: true } : {}) });
+    ctx.item = node.index;
     try {
       const rescue = effect.rescue ? await rescueItem(ctx, node, mine, effect.rescue) : null;
       if (!effect.rescue || rescue) await runNode(ctx, node, mine, rescue, renderEvidence(effect.evidence, ctx.items(), node.index));
@@ -202,6 +208,10 @@ async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, I
         ctx.apply({ type: 'escalated', item: error.item, question: error.question });
         ctx.event({ event: 'escalation', item: error.item, question: error.question });
       }
+    } finally {
+      // Also when a stop (the cap, the budget) cut the dispatch short: the stop's record carries the count.
+      ctx.journalSubagents();
+      ctx.item = null;
     }
     const status = ctx.model.routing.statuses[String(node.index)];
     if (isSuccess(status)) done.add(node.index);

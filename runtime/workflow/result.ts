@@ -35,6 +35,7 @@ export type WorkflowStop =
       | 'deadlock'
       | 'awaiting_human'
       | 'run_budget'
+      | 'subagent_cap'
     >
   | 'scribe_failed';
 

@@ -18,6 +18,8 @@ describe('parseGuardrails', () => {
       maxNoProgress: 6,
       maxContextMb: 5,
       maxWindows: 10,
+      maxSubagents: 100,
+      maxSubagentsPerRun: 2000,
       parallelItems: 'off',
       notifyWebhook: 'none',
       gated: [],
@@ -37,6 +39,8 @@ describe('parseGuardrails', () => {
       'max_no_progress: 9',
       'max_context_mb: 2.5',
       'max_windows: 3',
+      '- max-subagents: 12',
+      '- Max subagents per run: 40',
       'parallel_items: on',
       'notify_webhook: https://hooks.example.com/x?y=1',
       '- gated: Stripe billing, production deploy, {#release}   # a person does these',
@@ -52,6 +56,8 @@ describe('parseGuardrails', () => {
       maxNoProgress: 9,
       maxContextMb: 2.5,
       maxWindows: 3,
+      maxSubagents: 12,
+      maxSubagentsPerRun: 40,
       parallelItems: 'on',
       notifyWebhook: 'https://hooks.example.com/x?y=1',
       gated: ['Stripe billing', 'production deploy', '{#release}'],
@@ -331,6 +337,15 @@ describe('a misspelt GUARDRAILS line is a diagnostic, never a silent default', (
     expect(parse(line).diagnostics.map((d) => d.hint)).toEqual([`Did you mean "${meant}"? Until it is fixed the default applies, and leopold run start refuses the file.`]);
   });
 
+  it('max_subagents and max_subagents_per_run take whole numbers ≥ 1; a bad value keeps the default', () => {
+    const { guardrails, diagnostics } = parse('max_subagents: 0\nmax_subagents_per_run: lots\n');
+    expect(guardrails).toEqual(DEFAULT_GUARDRAILS);
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ['bad-guardrail', 'max_subagents is "0"; expected a whole number ≥ 1'],
+      ['bad-guardrail', 'max_subagents_per_run is "lots"; expected a whole number ≥ 1'],
+    ]);
+  });
+
   it.each([['autonomy: maybe'], ['parallel_items: nope'], ['max_iterations: ten'], ['autonomy: ak']])('%s: no guess', (line) => {
     expect(parse(line).diagnostics.map((d) => d.hint)).toEqual(['Until it is fixed the default applies, and leopold run start refuses the file.']);
   });
@@ -345,6 +360,8 @@ describe('a misspelt GUARDRAILS line is a diagnostic, never a silent default', (
     ['webhook: https://hooks.example.com/x', 1, 8, 'notify_webhook'],
     ['- no_progress: 4   # turns', 3, 14, 'max_no_progress'],
     ['review-rounds: 1', 1, 14, 'max_review_rounds'],
+    ['- max_subagent: 30', 3, 15, 'max_subagents'],
+    ['subagents: 30', 1, 10, 'max_subagents'],
   ])('unknown key %s: points at the key, did you mean', (line, column, endColumn, meant) => {
     const { guardrails, diagnostics } = parse(`${line}\n`);
     expect(guardrails).toEqual(DEFAULT_GUARDRAILS);
@@ -360,7 +377,7 @@ describe('a misspelt GUARDRAILS line is a diagnostic, never a silent default', (
       expect(d).toMatchObject({ code: 'unknown-guardrail', severity: 'warning' });
       expect(d!.message).toMatch(/^".+" is not a GUARDRAILS key$/);
       expect(d!.hint).toBe(
-        'The keys are autonomy, max_review_rounds, max_iterations, max_failures, max_no_progress, max_context_mb, max_windows, parallel_items, notify_webhook, gated. Until it is fixed the line is ignored, and leopold run start refuses the file.',
+        'The keys are autonomy, max_review_rounds, max_iterations, max_failures, max_no_progress, max_context_mb, max_windows, max_subagents, max_subagents_per_run, parallel_items, notify_webhook, gated. Until it is fixed the line is ignored, and leopold run start refuses the file.',
       );
     },
   );

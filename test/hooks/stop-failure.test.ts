@@ -122,6 +122,22 @@ describe.each(['dist/hooks/stop-failure.js', 'dist/leopold.js hook stop-failure'
     }
   });
 
+  it("a workflow agent's failed turn (measured: agent_type workflow-subagent) is logged on a workflow run and never ends a run", async () => {
+    const agent = (dir: string, error: string) => JSON.stringify({ ...JSON.parse(failure(dir, error)), agent_id: 'a1b2', agent_type: 'workflow-subagent' });
+    const workflow = project({ ...RUN, engine: 'workflow' });
+    const before = stateText(workflow);
+    const out = await run(bin, agent(workflow, 'rate_limit'), workflow);
+    expect(out).toMatchObject({ code: 0, stdout: '' });
+    expect(stateText(workflow)).toBe(before);
+    expect(eventsOf(workflow)).toMatchObject([{ event: 'api-error', engine: 'workflow', error: 'rate_limit', retryable: true, agent: 'a1b2' }]);
+    // The same input on the owner's session run (its session id is the main session's): the session run goes on.
+    const session = project();
+    const kept = stateText(session);
+    expect(await run(bin, agent(session, 'server_error'), session)).toMatchObject({ code: 0, stdout: '' });
+    expect(stateText(session)).toBe(kept);
+    expect(eventsOf(session)).toEqual([]);
+  });
+
   it('posts the report to notify_webhook like every end of a run', async () => {
     const server = await webhookServer();
     try {

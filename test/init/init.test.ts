@@ -56,7 +56,7 @@ describe('leopold init (built binary)', () => {
     const first = init(join(dir, 'packages', 'app')); // from a subdirectory: the git top level is the root
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^created +\.leopold\/MISSION\.md$/m);
-    expect(first.stdout).toMatch(/^updated +\.claude\/settings\.json +\(added PreToolUse Bash, PreToolUse Write\|Edit\|MultiEdit, Stop, StopFailure\)$/m);
+    expect(first.stdout).toMatch(/^updated +\.claude\/settings\.json +\(added PreToolUse Bash, PreToolUse Write\|Edit\|MultiEdit, PreToolUse Agent\|Task, Stop, StopFailure\)$/m);
     expect(first.stdout).toMatch(/^created +\.claude\/skills\/leopold-workflow\/SKILL\.md$/m);
     const afterFirst = readFileSync(join(dir, '.claude', 'settings.json'), 'utf8');
 
@@ -75,6 +75,8 @@ describe('leopold init (built binary)', () => {
     // Ours exactly once each, as direct node commands (never npx).
     expect(commandsOf(settings, 'PreToolUse', 'Bash').filter((c) => c === guard)).toHaveLength(1);
     expect(commandsOf(settings, 'PreToolUse', 'Write|Edit|MultiEdit').filter((c) => c === guard)).toHaveLength(1);
+    // The subagent cap's count: the guard sees every Task/Agent call (docs/guardrails.md max_subagents).
+    expect(commandsOf(settings, 'PreToolUse', 'Agent|Task').filter((c) => c === guard)).toHaveLength(1);
     expect(commandsOf(settings, 'Stop').filter((c) => c === stop)).toHaveLength(1);
     expect(commandsOf(settings, 'StopFailure')).toEqual([PROJECT_HOOKS.stopFailure]);
     expect(text).not.toMatch(/npx leopold/);
@@ -133,7 +135,7 @@ describe('leopold init (built binary)', () => {
     expect(guardrails.diagnostics).toEqual([]);
     expect(guardrails.guardrails.autonomy).toBeUndefined(); // every key commented: defaults apply
     const text = readFileSync(join(dir, '.leopold', 'GUARDRAILS.md'), 'utf8');
-    for (const key of ['autonomy: full', 'max_review_rounds: 3', 'max_iterations: 50', 'max_failures: 3', 'max_no_progress: 6', 'max_context_mb: 5', 'max_windows: 10', 'parallel_items: off', 'notify_webhook: none', 'gated: none']) {
+    for (const key of ['autonomy: full', 'max_review_rounds: 3', 'max_iterations: 50', 'max_failures: 3', 'max_no_progress: 6', 'max_context_mb: 5', 'max_windows: 10', 'max_subagents: 100', 'max_subagents_per_run: 2000', 'parallel_items: off', 'notify_webhook: none', 'gated: none']) {
       expect(text).toContain(`- ${key}\n`);
     }
   });
@@ -168,7 +170,7 @@ describe('init units', () => {
     const install = leopoldInstall();
     const block = hookBlock(readFileSync(join(install.templates, 'settings', 'hooks.json'), 'utf8'), { guard: 'node "/a b/guard.js"', stop: 'node /s.js', stopFailure: 'node /f.js' });
     const once = mergeHooks(EXISTING, block);
-    expect(once.added).toHaveLength(4);
+    expect(once.added).toHaveLength(5);
     const twice = mergeHooks(once.settings, block);
     expect(twice.added).toEqual([]);
     expect(twice.settings).toEqual(once.settings);
@@ -217,11 +219,11 @@ describe('leopold init: nothing tied to one machine', () => {
     writeFileSync(join(dir, '.claude', 'skills', 'leopold-run', 'SKILL.md'), 'is the Leopold CLI: run `leopold` if it is on your PATH, otherwise\n`node /old/checkout/dist/leopold.js`.\n');
     const out = init(join(dir, 'packages'));
     expect(out.code, out.stderr).toBe(0);
-    expect(out.stdout).toMatch(/^updated +\.claude\/settings\.json +\(replaced 4 stale Leopold hooks: node \/old\/checkout\/dist\/hooks\/guard\.js, node "\/My Tools\/leopold\/dist\/hooks\/guard\.js", node \/old\/checkout\/dist\/hooks\/stop\.js; added PreToolUse Bash, PreToolUse Write\|Edit\|MultiEdit, Stop, StopFailure\)$/m);
+    expect(out.stdout).toMatch(/^updated +\.claude\/settings\.json +\(replaced 4 stale Leopold hooks: node \/old\/checkout\/dist\/hooks\/guard\.js, node "\/My Tools\/leopold\/dist\/hooks\/guard\.js", node \/old\/checkout\/dist\/hooks\/stop\.js; added PreToolUse Bash, PreToolUse Write\|Edit\|MultiEdit, PreToolUse Agent\|Task, Stop, StopFailure\)$/m);
     expect(out.stdout).toMatch(/^updated +\.claude\/skills\/leopold-run\/SKILL\.md +\(replaced an older Leopold skill/m);
     const settings = JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'));
     const all = (event: string) => commandsOf(settings, event).filter(isLeopoldHook);
-    expect(all('PreToolUse')).toEqual([guard, guard]);
+    expect(all('PreToolUse')).toEqual([guard, guard, guard]);
     expect(commandsOf(settings, 'PreToolUse', 'Bash').filter(isLeopoldHook)).toEqual([guard]);
     expect(all('Stop')).toEqual([stop]);
     // Foreign entries stay, including the one that shared a group with a stale hook.

@@ -15,6 +15,7 @@ import { renderDecision } from '../../runtime/decisions/render.js';
 import type { DecisionInput } from '../../runtime/decisions/schema.js';
 import type { AnswerScript, ScriptedAnswer } from '../../runtime/host/index.js';
 import { runStopHook } from '../../runtime/hooks/stop/index.js';
+import { runGuard } from '../../runtime/hooks/guard/index.js';
 import { FORK_TEMPLATE_MARKER, PROTOCOL_MARKER, SIGNALS_MARKER } from '../../runtime/hooks/stop/reason.js';
 import { charterRules } from '../../runtime/persona/index.js';
 import { readState } from '../../runtime/state/index.js';
@@ -247,6 +248,11 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
     const k = attemptsSoFar.get(n) ?? 0;
     attemptsSoFar.set(n, k + 1);
     const a = attemptOf(c, n, k);
+    if (c.subagents && 'ok' in a) {
+      // The workflow's implement, verify and review, as subagents the session starts; a refusal ends the turn.
+      const spawn = () => runGuard(JSON.stringify({ tool_name: 'Agent', tool_input: { description: 'a part of the item', prompt: '…' }, cwd: dir }), { env: {}, processCwd: dir });
+      if ([0, 1, 2].some(() => spawn() !== '')) continue;
+    }
     // The values the node chose for its `@emit` keys, reported with the block reason's own template.
     const chosen = c.signals?.[n];
     if (chosen) {

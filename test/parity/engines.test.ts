@@ -68,6 +68,8 @@ describe('engine parity: the Stop hook and the workflow take the same path', () 
       halt: m.halt?.reason ?? null,
     });
     expect(kept(workflow.model)).toEqual(kept(session.model));
+    // Where the session starts the workflow's agents as subagents, both count them alike.
+    if (c.subagents) expect(workflow.model.subagents).toEqual(session.model.subagents);
     if (/generic/.test(c.name)) expect(session.entries[0]).toMatch(/Persona: +none: no role could be synthesized/);
     for (const entry of session.entries.filter((e) => /Fork: +(human|escalation|repeated-failure)/.test(e))) {
       expect(entry).toMatch(/^## D\d+ — .*\(turn \d+, <ts>\)\nPersona:/);

@@ -73,6 +73,12 @@ export interface Case {
     /** DECISIONS.md entries both engines write (default 0). */
     entries?: number;
   };
+  /**
+   * The session starts a subagent (an Agent call through the guard) for each agent the
+   * workflow's attempt makes (implement, verify, review: 3 for an accepted attempt), and
+   * stops starting them at the guard's first refusal, leaving the item as it is.
+   */
+  subagents?: true;
   /** Raise the kill switch in the session after this many turns: the one stop the script cannot see. */
   killAfterTurns?: number;
   /** The divergence of issue #12 this case failed on before the run model was shared. */
@@ -551,6 +557,15 @@ export const CASES: Case[] = [
     attempts: { 7: [{ human: licence({ title: 'Release it today' }) }] },
     expected: { dispatched: [1, 2, 3, 4, 6, 7], stop: 'routed_complete', entries: 1 },
     failedBefore: 'signals: the verify step always sent its last value, migrated=false, so both the rollback and the release ran (7/7 done)',
+  },
+
+  // --- the subagent cap (GUARDRAILS max_subagents_per_run): the spawn past it is refused and the run stops
+  {
+    name: 'the subagent cap: the run reaches max_subagents_per_run in its second item and stops subagent_cap',
+    plan: '- [ ] One\n- [ ] Two\n- [ ] Three\n',
+    guardrails: '- max_subagents_per_run: 4\n',
+    subagents: true,
+    expected: { dispatched: [1, 2], stop: 'subagent_cap' },
   },
 
   // --- the one stop only the Stop hook can see

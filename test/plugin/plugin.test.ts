@@ -63,7 +63,7 @@ describe('the Claude Code plugin (dist/plugin)', () => {
 
     const hooks = hooksOf(join(plugin, 'hooks', 'hooks.json'));
     expect(Object.keys(hooks).sort()).toEqual(['PreToolUse', 'Stop', 'StopFailure']);
-    expect(hooks.PreToolUse!.map((g) => g.matcher)).toEqual(['Bash', 'Write|Edit|MultiEdit']);
+    expect(hooks.PreToolUse!.map((g) => g.matcher)).toEqual(['Bash', 'Write|Edit|MultiEdit', 'Agent|Task']);
     for (const groups of Object.values(hooks)) {
       for (const { command } of groups.flatMap((g) => g.hooks)) {
         // The StopFailure hook runs detached from the client (runtime/project-cli detachedHook).

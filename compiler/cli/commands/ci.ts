@@ -24,7 +24,7 @@ export const END_STOPS = ['plan_complete', 'routed_complete'] as const;
  * The other ways a workflow run ends, which pass only when `--allow-stop` names them: a
  * rehearsal that stops short of the end covered only part of the plan.
  */
-export const ALLOWABLE_STOPS = ['awaiting_human', 'escalation', 'iteration_budget', 'budget_exceeded', 'no_progress', 'repeated_failure', 'deadlock', 'run_budget', 'scribe_failed'] as const;
+export const ALLOWABLE_STOPS = ['awaiting_human', 'escalation', 'iteration_budget', 'budget_exceeded', 'no_progress', 'repeated_failure', 'deadlock', 'run_budget', 'subagent_cap', 'scribe_failed'] as const;
 
 /** Commander's collector for a repeatable, comma-separated option. */
 const collect = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(',').map((part) => part.trim())];

@@ -189,6 +189,13 @@ function notifyWebhookOf(dir: string): string {
   }
 }
 
+/** The run's subagents as `run status` shows them: the total, and the busiest item's count (the caps, docs/guardrails.md). */
+function subagentsText(seen: RunState['subagents'] | undefined): string {
+  const total = seen?.total ?? 0;
+  const busiest = Object.entries(seen?.by_item ?? {}).sort(([a, x], [b, y]) => y - x || Number(a) - Number(b))[0];
+  return busiest && total > 0 ? `${total} (most: item ${busiest[0]}, ${busiest[1]})` : String(total);
+}
+
 /** Human-readable state for `leopold run status`. */
 export function renderStatus(reading: StateReading, killSwitch: boolean): string {
   const lines: string[] = [];
@@ -201,7 +208,7 @@ export function renderStatus(reading: StateReading, killSwitch: boolean): string
       `Started: ${s.started_at ?? '-'} · finished: ${s.finished_at ?? '-'} · stop reason: ${s.stop_reason ?? '-'}`,
       `Iteration: ${s.iteration} · no-progress turns: ${s.no_progress} · context windows closed: ${s.windows}`,
       `Failures: ${failuresText(s.failures)} · streak: ${s.consecutive_failures.count}${s.consecutive_failures.kind ? ` ${s.consecutive_failures.kind}` : ''}`,
-      `Rescue used: ${s.rescue_used ? 'yes' : 'no'} · plan changes used: ${s.amendments_used}/3`,
+      `Rescue used: ${s.rescue_used ? 'yes' : 'no'} · plan changes used: ${s.amendments_used}/3 · subagents: ${subagentsText(s.subagents)}`,
       `Routes taken: ${s.routing.taken.map((r) => `${r.from} -[${r.when}]-> ${r.to}`).join(', ') || 'none'}`,
     );
   }

@@ -5,11 +5,14 @@ import { decide } from './findings.js';
 import { findBriefDirFrom } from '../../fs/brief-dir.js';
 import { gitAliasReader, isRunActive, listDirectory, liveExcludedCommands, pathLookup, readBounded, recordedOsLayer, resolveLinks, tokensIn } from './fs.js';
 import { findingsForToolCall, type ToolCall } from './tool.js';
+import { SUBAGENT_TOOLS, subagentSpawn } from './subagents.js';
 
 /** Where the hook runs: the environment and the process's own directory. */
 export interface GuardEnvironment {
   env: NodeJS.ProcessEnv;
   processCwd: string;
+  /** The clock the subagent count's events are stamped with. */
+  now?: () => Date;
 }
 
 /**
@@ -36,6 +39,11 @@ export function runGuard(stdin: string, where: GuardEnvironment): string {
     const project = where.env.CLAUDE_PROJECT_DIR;
     leopoldDir = findBriefDirFrom(project ? [project, cwd] : [cwd]);
     if (leopoldDir === null || !isRunActive(leopoldDir)) return '';
+    // A subagent spawn: counted against GUARDRAILS max_subagents, refused past it (docs/guardrails.md).
+    if (typeof call.tool_name === 'string' && SUBAGENT_TOOLS.has(call.tool_name)) {
+      const spawn = subagentSpawn(leopoldDir, where.now?.() ?? new Date());
+      return spawn === null || spawn.allow ? '' : render({ decision: 'deny', reason: spawn.reason, findings: [] });
+    }
     const home = where.env.HOME || homedir();
     const osLayer = osLayerFor(call, leopoldDir, home);
     const root = dirname(leopoldDir);

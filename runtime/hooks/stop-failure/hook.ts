@@ -29,6 +29,8 @@ interface StopFailureInput {
   cwd: string | null;
   sessionId: string | null;
   error: string;
+  /** Set when the failed turn was a workflow agent's (`agent_type: "workflow-subagent"`): its agent id. */
+  workflowAgent: string | null;
 }
 
 function parseInput(stdin: string): StopFailureInput | null {
@@ -46,6 +48,7 @@ function parseInput(stdin: string): StopFailureInput | null {
     cwd: typeof input.cwd === 'string' && input.cwd.startsWith('/') ? input.cwd : null,
     sessionId: typeof input.session_id === 'string' && input.session_id !== '' ? input.session_id : null,
     error: apiErrorKind(input.error),
+    workflowAgent: input.agent_type === 'workflow-subagent' ? (typeof input.agent_id === 'string' ? input.agent_id.slice(0, 80) : '') : null,
   };
 }
 
@@ -73,6 +76,17 @@ export async function runStopFailureHook(stdin: string, where: StopFailureEnviro
     leopoldDir = findBriefDirFrom([...(project ? [project] : []), ...(input.cwd ? [input.cwd] : []), where.processCwd]);
     if (leopoldDir === null) return '';
     const dir = leopoldDir;
+    // A workflow agent's turn (measured: the client fires StopFailure for it in the main
+    // session): agent() gives the script a null it cannot attribute, so the run's log says why.
+    // It never ends a run: the workflow goes on, and its loop counts the null as a failure.
+    if (input.workflowAgent !== null) {
+      const { state } = readState(dir);
+      if (state?.active && state.engine === 'workflow') {
+        const record = apiErrorRecord(input.error, now());
+        await recordEvents(dir, [{ event: 'api-error', engine: 'workflow', error: record.error, retryable: record.retryable, ...(input.workflowAgent ? { agent: input.workflowAgent } : {}) }], now);
+      }
+      return '';
+    }
     const mine = (state: RunState | null): state is RunState =>
       state !== null && state.active && state.engine === 'session' && ownerVerdict(state, input.sessionId, now(), rolledWindowSession(state)).type === 'conduct';
     if (!mine(readState(dir).state)) return '';

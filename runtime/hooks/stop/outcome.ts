@@ -34,6 +34,12 @@ export function reportedEvents(item: PlanItem, events: readonly LoggedEvent[]): 
       });
     }
   }
+  // Subagents the session started for the item (the guard logs one `subagent` per Task/Agent call it let through).
+  const spawned = named('subagent').length;
+  if (spawned > 0) out.push({ type: 'subagents', item: n, count: spawned });
+  // A subagent refused at the cap stops the run (subagent_cap), whatever else the turn reported.
+  const capped = named('subagent-cap').at(-1);
+  if (capped !== undefined) return [...out, { type: 'subagent-cap', item: n, detail: typeof capped.detail === 'string' ? capped.detail : 'a subagent was refused at the cap' }];
   // What only a person may decide, a fork nobody could settle, or a rescue with no approach
   // outweighs anything else the turn reported, a tick included.
   const person = named('needs-person').at(-1);

@@ -95,8 +95,9 @@ describe('stopCondition', () => {
       'no_progress_across_windows',
       'context_budget',
     ]);
-    // api_error is the StopFailure hook's, after a turn died on the API, never the evaluator's.
-    expect([...order, 'api_error'].sort()).toEqual([...STOP_REASONS].sort());
+    // api_error is the StopFailure hook's, after a turn died on the API, never the evaluator's;
+    // subagent_cap is a halt (the spawn past the cap is refused: subagentCap), asked where `escalation` is.
+    expect([...order, 'api_error', 'subagent_cap'].sort()).toEqual([...STOP_REASONS].sort());
   });
 
   it('keeps the one order both engines stop in: kill switch, a halt, nothing left to do, then the budgets, @human under ask, no progress', () => {
