@@ -14,7 +14,7 @@ import type { RunModel } from './schema.js';
 /** One line of `.leopold/events.jsonl`, as read back. */
 export type LoggedEvent = Record<string, unknown> & { event?: unknown };
 
-const TYPES = new Set<RunEvent['type']>(['dispatched', 'rescue-granted', 'failed', 'succeeded', 'finished', 'ticked', 'escalated', 'needs-person', 'no-approach', 'amended', 'repair-tried']);
+const TYPES = new Set<RunEvent['type']>(['dispatched', 'rescue-granted', 'failed', 'succeeded', 'finished', 'ticked', 'escalated', 'needs-person', 'no-approach', 'amended', 'repair-tried', 'final-review', 'final-blocked']);
 const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1;
 
 /** The run event a journal line holds, or null when it holds none (another event, or a malformed one). */
@@ -40,6 +40,10 @@ export function runEventOf(line: LoggedEvent): RunEvent | null {
       return Array.isArray(event.items ?? event.waiting) ? (event as unknown as RunEvent) : null;
     case 'amended':
       return typeof event.count === 'number' ? (event as unknown as RunEvent) : null;
+    case 'final-review':
+      return event as unknown as RunEvent;
+    case 'final-blocked':
+      return isIndex(event.item) && typeof event.detail === 'string' ? (event as unknown as RunEvent) : null;
     default:
       return null;
   }

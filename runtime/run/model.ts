@@ -44,7 +44,11 @@ export type RunEvent =
   /** `count` plan changes were applied (a @feedback node, a repair). */
   | { type: 'amended'; count: number }
   /** The runtime deadlock repair was asked for (whatever it came to). */
-  | { type: 'repair-tried'; waiting: number[] };
+  | { type: 'repair-tried'; waiting: number[] }
+  /** Every item was done: the run's one final review of the whole change was asked for. */
+  | { type: 'final-review' }
+  /** The final review's blocking findings could not become an item (or it gave no answer): the run stops with escalation. */
+  | { type: 'final-blocked'; item: number; detail: string };
 
 /** A new run's model: every counter, the rescue, the add budget and routing zeroed (RunModelSchema's parse of {}, a test holds the two together). */
 export function initialModel(): RunModel {
@@ -58,6 +62,7 @@ export function initialModel(): RunModel {
     rescue_for: null,
     amendments_used: 0,
     deadlock_repairs: 0,
+    final_reviews: 0,
     routing: { statuses: {}, signals: {}, channel: {}, taken: [] },
     evidence: {},
     halt: null,
@@ -121,6 +126,10 @@ export function reduce<M extends RunModel>(model: M, event: RunEvent, items: rea
       return { ...model, amendments_used: model.amendments_used + event.count };
     case 'repair-tried':
       return { ...model, deadlock_repairs: model.deadlock_repairs + 1 };
+    case 'final-review':
+      return { ...model, final_reviews: model.final_reviews + 1 };
+    case 'final-blocked':
+      return model.halt ? model : { ...model, halt: { reason: 'escalation', item: event.item, detail: event.detail } };
   }
 }
 

@@ -69,6 +69,8 @@ export const RunModelSchema = z.object({
   routing: RoutingMemorySchema.default({ statuses: {}, signals: {}, channel: {}, taken: [] }),
   /** Item index -> why it last failed, bounded (evidence.ts): handed to its next attempt and to the items its taken routes send to. */
   evidence: z.record(z.string(), z.string()).default({}),
+  /** Final whole-branch reviews asked this run (one at most: the SDD protocol's review after the last item). */
+  final_reviews: count.default(0),
   /** Set by an event that ends the run whatever else holds. */
   halt: HaltSchema.nullable().default(null),
 });

@@ -88,6 +88,8 @@ export class RunContext {
   private pending: ScribeBatch = emptyBatch();
   private view: { count: number; ir: PlanIR; byIndex: Map<number, EmbeddedNode> } | null = null;
   scribeBroken = false;
+  /** This launch's events the report's review facts come from (outcomes, failures, item-done, the final review). */
+  readonly reviewed: Record<string, unknown>[] = [];
   /** agent() calls this launch made (the host caps a run at RUN_AGENT_CAP). */
   agentsUsed = 0;
   /** The last decision number before this launch (a continuing run's scribe numbers on from it). */
@@ -223,6 +225,7 @@ export class RunContext {
 
   event(event: Record<string, unknown>): void {
     this.pending.events.push(event);
+    if (event.event === 'outcome' || event.event === 'item-done' || event.event === 'failure' || event.event === 'final-review') this.reviewed.push(event);
   }
 
   tick(index: number): void {

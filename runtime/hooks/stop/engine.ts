@@ -6,7 +6,7 @@ import type { RunState } from '../../run/index.js';
 import type { StopLimits, StopVerdict } from '../../run/index.js';
 import type { CheckpointInput, WindowCloseCause } from './checkpoint.js';
 import { hookMemoryOf, withHookMemory, type PendingDispatch, type WindowMemory } from './memory.js';
-import { reportedEvents, type LoggedEvent } from './outcome.js';
+import { finalReviewEvents, reportedEvents, type LoggedEvent } from './outcome.js';
 import type { Evidence } from '../../run/index.js';
 
 /** Everything one Stop-hook turn decides from: plain values, no I/O. */
@@ -62,6 +62,8 @@ export type TurnAction =
     }
   /** Open items wait on each other: the session is asked for the run's one deadlock repair (no item is dispatched). */
   | { type: 'repair'; waiting: PlanItem[]; left: number }
+  /** Every item is done: the session is asked for the run's one final review of the whole change (no item is dispatched). */
+  | { type: 'final-review'; left: number }
   | { type: 'roll'; verdict: StopVerdict; next: PlanItem | null; window: number; done: number; total: number }
   | { type: 'rolled'; window: number };
 
@@ -119,7 +121,8 @@ export function stopTurn(input: TurnInput): Turn {
   const rolledSession = window.rolled;
 
   // The session's reports become run-model events; the one decision of what happens next is runtime/run's.
-  const pending = memory.pending ? input.items.find((item) => item.index === memory.pending!.item) : undefined;
+  const pending = memory.pending && memory.pending.final === undefined ? input.items.find((item) => item.index === memory.pending!.item) : undefined;
+  if (memory.pending?.final !== undefined) state = reduceAll(state, finalReviewEvents(input.items, input.events, memory.pending.item, memory.pending.final), input.items);
   if (pending) state = reduceAll(state, withRescueOutcome(reportedEvents(pending, input.events), pending, memory.pending!, input.approaches), input.items);
   const plan = { items: input.items, waves };
   const decide = (transcriptBytes: number | null): Step =>
@@ -169,6 +172,13 @@ export function stopTurn(input: TurnInput): Turn {
     state = withHookMemory(state, { ...kept, pending: null, waves, window });
     const waiting = effect.waiting.map((index) => input.items.find((item) => item.index === index)!);
     return { state, action: { type: 'repair', waiting, left: effect.left }, closed, checkpoint: null };
+  }
+
+  if (effect.type === 'final-review') {
+    // Asked once per run, as the workflow asks it; the next Stop folds what the session recorded.
+    const last = Math.max(...input.items.map((item) => item.index));
+    state = withHookMemory(state, { ...kept, pending: { item: last, offset: input.eventsOffset, rescue: false, final: input.items.length }, waves, window });
+    return { state, action: { type: 'final-review', left: effect.left }, closed, checkpoint: null };
   }
 
   const item = effect.item;
