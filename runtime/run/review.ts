@@ -68,29 +68,32 @@ const numberOf = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'stri
 
 /**
  * Each item's label as a run's journal shows it, in item order: the last `outcome` event of
- * the item (the workflow writes one per handoff, a session records one when it has concerns
- * or is blocked); an item the run finished (`item-done`, or `done` in PLAN.md) with no
- * `outcome` is DONE, and a done item keeps the concerns it was done with; a `failure` of
- * kind `blocked` or `partial` after the last outcome is BLOCKED. Items with none of these
- * are not shown.
+ * the item (the workflow writes one per handoff that is not a plain DONE, a session records
+ * one when it is done with concerns); an item the run finished (`item-done`: the workflow's
+ * scribe and the Stop hook log it) is DONE, or DONE_WITH_CONCERNS with the concerns it was
+ * done with; a `failure` of kind `blocked` or `partial` is BLOCKED; an `escalation` (a fork
+ * nobody could settle) or `needs-person` (only a person may answer) is NEEDS_CONTEXT.
+ * Items with none of these (not worked on this run) are not shown.
  */
-export function itemOutcomes(events: readonly Record<string, unknown>[], done: ReadonlySet<number> = new Set()): ItemOutcome[] {
+export function itemOutcomes(events: readonly Record<string, unknown>[]): ItemOutcome[] {
   const byItem = new Map<number, ItemOutcome>();
+  // Concerns a handoff named, kept until the item is done (a done item keeps them whatever came between).
+  const concerns = new Map<number, string[]>();
   for (const e of events) {
     const item = numberOf(e.item);
     if (!Number.isInteger(item) || item < 1) continue;
     if (e.event === 'outcome' && (OUTCOME_LABELS as readonly unknown[]).includes(e.label)) {
-      byItem.set(item, { item, label: e.label as OutcomeLabel, concerns: concernsOf(Array.isArray(e.concerns) ? e.concerns : []) });
+      const named = concernsOf(Array.isArray(e.concerns) ? e.concerns : []);
+      if (named.length > 0) concerns.set(item, named);
+      if (e.label === 'BLOCKED' || e.label === 'NEEDS_CONTEXT') byItem.set(item, { item, label: e.label, concerns: [] });
+    } else if (e.event === 'escalation' || e.event === 'needs-person') {
+      byItem.set(item, { item, label: 'NEEDS_CONTEXT', concerns: [] });
     } else if (e.event === 'failure' && (e.kind === 'blocked' || e.kind === 'partial')) {
       byItem.set(item, { item, label: 'BLOCKED', concerns: [] });
     } else if (e.event === 'item-done') {
-      const known = byItem.get(item);
-      byItem.set(item, known?.label === 'DONE_WITH_CONCERNS' ? known : { item, label: 'DONE', concerns: [] });
+      const named = concerns.get(item) ?? [];
+      byItem.set(item, { item, label: named.length > 0 ? 'DONE_WITH_CONCERNS' : 'DONE', concerns: named });
     }
-  }
-  for (const item of done) {
-    const known = byItem.get(item);
-    if (!known || (known.label !== 'DONE' && known.label !== 'DONE_WITH_CONCERNS')) byItem.set(item, { item, label: 'DONE', concerns: [] });
   }
   return [...byItem.values()].sort((a, b) => a.item - b.item);
 }
@@ -128,12 +131,12 @@ export interface ReviewReport {
   followUps: string[];
 }
 
-/** The report's review facts from a run's journal (its events since `start`) and the items PLAN.md shows done. */
-export function reviewReport(events: readonly Record<string, unknown>[], done: ReadonlySet<number> = new Set()): ReviewReport {
+/** The report's review facts from a run's journal (its events since `start`). */
+export function reviewReport(events: readonly Record<string, unknown>[]): ReviewReport {
   const final = events.filter((e) => e.event === 'final-review').at(-1);
   const findings = (Array.isArray(final?.findings) ? final.findings : []).filter(
     (f): f is ReviewFinding => f !== null && typeof f === 'object' && typeof (f as ReviewFinding).severity === 'string' && typeof (f as ReviewFinding).problem === 'string',
   );
   const blocking = blockingFindings(findings);
-  return { outcomes: itemOutcomes(events, done), followUps: findings.filter((f) => !blocking.includes(f)).map(findingLine) };
+  return { outcomes: itemOutcomes(events), followUps: findings.filter((f) => !blocking.includes(f)).map(findingLine) };
 }

@@ -78,6 +78,9 @@ export const DECISIONS_PATH = '.leopold/DECISIONS.md';
  * (null on death, RunStop on a spent budget), persona synthesis and the scribe batch. The
  * loop in loop.ts drives it; nothing here reads a clock.
  */
+/** The events the report's review facts are read from (runtime/run's reviewReport). */
+const REVIEWED = new Set(['outcome', 'item-done', 'failure', 'escalation', 'needs-person', 'final-review']);
+
 export class RunContext {
   model: RunModel = initialModel();
   readonly limits: StopLimits;
@@ -225,7 +228,7 @@ export class RunContext {
 
   event(event: Record<string, unknown>): void {
     this.pending.events.push(event);
-    if (event.event === 'outcome' || event.event === 'item-done' || event.event === 'failure' || event.event === 'final-review') this.reviewed.push(event);
+    if (REVIEWED.has(String(event.event))) this.reviewed.push(event);
   }
 
   tick(index: number): void {

@@ -110,7 +110,7 @@ export async function runWorkflow(packed: CompactPlan, args: unknown, host: Work
     decidedForYou: decidedForYou(records),
     stranded: ending.stranded,
     routedAround: ending.routedAround,
-    ...reviewReport(ctx.reviewed, done),
+    ...reviewReport(ctx.reviewed),
   };
 }
 

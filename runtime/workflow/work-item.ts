@@ -129,8 +129,8 @@ async function attemptItem(ctx: RunContext, item: EmbeddedItem, rescue: Rescue |
     const label = context.round === 0 ? `${item.id}:implement` : `${item.id}:fix:${context.round}`;
     const handoff = await ctx.ask<Handoff>(implementPrompt(plan, item, context), label, 'handoff', { effort: item.effort }, withSignals(ctx.schemas.handoff, item));
     if (handoff !== null) recordItemDecisions(ctx, item, handoff.decisions ?? []);
-    // The SDD outcome label of every handoff but a plain DONE (which item-done shows), with its concerns, for the report.
-    if (handoff !== null && handoffLabel(handoff) !== 'DONE') ctx.event({ event: 'outcome', item: item.index, label: handoffLabel(handoff), concerns: concernsOf(handoff.concerns) });
+    // Concerns stay with the item (DONE_WITH_CONCERNS once it is done); the other labels show in failure, escalation and needs-person events.
+    if (handoff !== null && handoffLabel(handoff) === 'DONE_WITH_CONCERNS') ctx.event({ event: 'outcome', item: item.index, label: handoffLabel(handoff), concerns: concernsOf(handoff.concerns) });
     if (handoff === null) {
       // A dead implementer charges a round.
       deaths += 1;

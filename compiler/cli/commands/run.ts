@@ -146,7 +146,7 @@ export async function finishRun(
     plan: plan ? { done: plan.items.length - open.length, total: plan.items.length } : null,
     detail,
     remaining: open.map((item) => ({ index: item.index, text: item.text })),
-    review: reviewReport(eventsOfRun(readAllEvents(dir)), new Set(plan?.items.filter((item) => item.done).map((item) => item.index) ?? [])),
+    review: reviewReport(eventsOfRun(readAllEvents(dir))),
     decidedForYou: decisionsOfRun(dir, state),
   });
   return { state, summary };

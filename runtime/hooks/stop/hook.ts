@@ -137,7 +137,9 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     const owned = claimed as RunOwner | null;
     if (owned) await recordEvents(dir, [{ event: 'owner', session: owned.session, via: owned.via }], now);
     const checkpointFile = join(dir, 'CHECKPOINT.md');
-    const windowEvents: EventInput[] = done.closed.map((w) => ({
+    // The item the session finished (work or @human), as the workflow's scribe logs it: the report's labels read it.
+    const itemDone: EventInput[] = done.finished === null ? [] : [{ event: 'item-done', item: done.finished }];
+    const windowEvents: EventInput[] = [...itemDone, ...done.closed.map((w) => ({
       event: 'window',
       window: w.window,
       cause: w.cause,
@@ -145,7 +147,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
       iteration: done.state.iteration,
       ...(bytes !== null ? { transcript_bytes: bytes } : {}),
       ...(done.checkpoint ? { checkpoint: CHECKPOINT_PATH } : {}),
-    }));
+    }))];
 
     if (action.type === 'rolled') {
       const message =
@@ -173,7 +175,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
         plan: { done: action.done, total: action.total },
         detail: verdict.detail,
         remaining,
-        review: reviewReport(eventsOfRun(readAllEvents(dir)), new Set(items.filter((item) => item.done).map((item) => item.index))),
+        review: reviewReport(eventsOfRun(readAllEvents(dir))),
         decidedForYou: decidedForYouOfRun(dir, done.state),
       });
       endRunGrants(dir, now());
