@@ -29,6 +29,11 @@ describe('the wave loop (plain checklist)', () => {
       decidedForYou: '',
       stranded: [],
       routedAround: [],
+      outcomes: [
+        { item: 2, label: 'DONE', concerns: [] },
+        { item: 3, label: 'DONE', concerns: [] },
+      ],
+      followUps: [],
     });
     const implement = s.run.journal[0]!;
     expect(implement.prompt).toContain('Count words.'); // mission

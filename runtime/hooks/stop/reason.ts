@@ -69,6 +69,9 @@ export function protocolText(): string {
       `- ${RECORD_HOW}`,
       '  It answers one JSON line; "ok": false names the field to fix: fix it and record again. Replace every <…> with the real value; a number stays a number.',
       '- A work item is done only when verified: re-run the tests it needs after your last edit (a claim is never acceptance; no test run, or a build alone, is partial). Only a P0, or a P1 defect or failed scenario it introduced, blocks; other review findings are follow-ups.',
+      record('- Done but with concerns (a doubt, something left for later): record them before the tick, for the report:', {
+        events: [{ event: 'outcome', item: FILL, label: 'DONE_WITH_CONCERNS', concerns: FILL }],
+      }),
     ].join('\n'),
     DECISION_PROTOCOL,
     [
@@ -137,7 +140,6 @@ function howToReport(item: PlanItem): string {
     case 'work':
       return [
         `Verified (its tests pass after your last edit): ${tick}`,
-        `Done but with concerns (a doubt, something left for later): record them before the tick:\n${template({ events: [{ event: 'outcome', item: n, label: 'DONE_WITH_CONCERNS', concerns: FILL }] })}`,
         `Failed: record it, then end your turn (the next turn retries it, or the run stops):\n${template({ events: [{ event: 'failure', item: n, kind: FILL, evidence: FILL }] })}`,
         `Blocking review findings you cannot fix: record one ruling decision per finding, then:\n${template({ events: [{ event: 'item-open', item: n, reason: FILL }] })}`,
       ].join('\n');
