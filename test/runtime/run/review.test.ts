@@ -3,6 +3,7 @@ import { parsePlan } from '../../../runtime/plan/parse/index.js';
 import { decideNext, handoffLabel, initialModel, itemOutcomes, outcomesText, reduceAll, reviewReport, type RunModel } from '../../../runtime/run/index.js';
 import { DEFAULT_STOP_LIMITS } from '../../../runtime/run/index.js';
 import { simulate, finding, review } from '../../workflow/harness.js';
+import { finalReviewEvents } from '../../../runtime/hooks/stop/outcome.js';
 
 // The SDD review loop's rules, once in the kernel (runtime/run/review.ts, decideNext).
 
@@ -85,5 +86,24 @@ describe('the workflow: a blocking finding with the plan-change budget spent is 
     const s = await simulate('- [ ] Count words\n', { answers: [{ label: 'final:review', answers: [{ die: true }, { die: true }] }] });
     expect(s.result.stop).toBe('escalation');
     expect(s.result.detail).toContain('gave no findings answer');
+  });
+});
+
+describe("the session's final review, folded by the Stop hook", () => {
+  const items = parsePlan('- [x] One\n- [x] Two\n', 'PLAN.md').items;
+  const grown = parsePlan('- [x] One\n- [x] Two\n- [ ] Fix the final review\'s blocking findings: …\n', 'PLAN.md').items;
+  const blocking = { event: 'final-review', findings: [finding('P0', true)] };
+
+  it('no final-review event is a silent reviewer: escalation', () => {
+    expect(finalReviewEvents(items, [], 2, 2)).toEqual([{ type: 'final-blocked', item: 2, detail: expect.stringContaining('gave no findings answer') }]);
+  });
+
+  it('only follow-ups: nothing stops the run', () => {
+    expect(finalReviewEvents(items, [{ event: 'final-review', findings: [finding('P2', true)] }], 2, 2)).toEqual([]);
+  });
+
+  it('a blocking finding and the fix item added: the run goes on to it; none added: escalation naming the finding', () => {
+    expect(finalReviewEvents(grown, [blocking], 2, 2)).toEqual([]);
+    expect(finalReviewEvents(items, [blocking], 2, 2)).toEqual([{ type: 'final-blocked', item: 2, detail: expect.stringContaining('P0 defect src/a.ts:3: off by one') }]);
   });
 });
