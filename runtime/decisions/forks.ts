@@ -26,6 +26,7 @@ export const FAILURE_KINDS = ['implementer', 'blocked', 'partial', 'verification
 export const LEOPOLD_EVENTS = [
   'decision-refused',
   'error',
+  'final-review-turn',
   'finish',
   'follow-ups',
   'item-done',

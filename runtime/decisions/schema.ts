@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DECISION_CLASSES, DECISION_FORKS, FAILURE_KINDS, LEOPOLD_EVENTS, PERSON_REASONS } from './forks.js';
+import { OUTCOME_LABELS } from '../run/index.js';
 
 /**
  * What `leopold record` accepts, defined once: a document of decisions and events. The
@@ -81,6 +82,26 @@ export const REPORTED_EVENTS = {
     question: z.string().trim().min(1).describe('what the person must decide or do, and why'),
   }),
   'no-approach': event('no-approach', {}),
+  outcome: event('outcome', {
+    label: z.enum(OUTCOME_LABELS),
+    concerns: z.array(z.string()).describe('what you are unsure of or left for later; [] when none'),
+  }),
+  'final-review': z
+    .object({
+      event: z.literal('final-review'),
+      findings: z.array(
+        z.object({
+          severity: z.enum(['P0', 'P1', 'P2']),
+          type: z.string().trim().min(1),
+          file: z.string(),
+          line: z.number().int().min(0).describe('a number, 0 when not about one line'),
+          problem: z.string().trim().min(1),
+          fix: z.string(),
+          introduced: z.boolean().describe('true or false'),
+        }),
+      ),
+    })
+    .loose(),
 } as const;
 export type ReportedEventName = keyof typeof REPORTED_EVENTS;
 

@@ -14,6 +14,25 @@ export { EVIDENCE_BYTES, evidenceFor, renderEvidence, tailOf, toolEvidence, verd
 export { eventsOfRun, foldJournal, runEventOf, stopOf, type LoggedEvent } from './journal.js';
 export { finishedState, windowClosed } from './transitions.js';
 export { DEFAULT_STOP_LIMITS, gatedBy, STOP_REASONS, stopCondition, subagentCap, type StopFacts, type StopInput, type StopLimits, type StopReason, type StopVerdict } from './stop.js';
+export {
+  BLOCKING_P1_TYPES,
+  blockingFindings,
+  concernsOf,
+  FINAL_REVIEW_LABEL,
+  finalFixText,
+  finalReviewDetail,
+  findingLine,
+  handoffLabel,
+  itemOutcomes,
+  NEEDS_CONTEXT_TOKENS,
+  OUTCOME_LABELS,
+  outcomesText,
+  reviewReport,
+  type ReviewReport,
+  type ItemOutcome,
+  type OutcomeLabel,
+  type ReviewFinding,
+} from './review.js';
 export { rescueVerdict, type RescueVerdict } from './rescue.js';
 export { failuresText, remainingText, renderRunSummary, REMAINING_SHOWN, type OpenItem, type SummaryFacts } from './summary.js';
 export { itemAt, routeDecision, type NodeOutcome, type RouteDecision, type RouteDecisionInput } from './routing/decide.js';

@@ -14,7 +14,7 @@ import type { RunModel } from './schema.js';
 /** One line of `.leopold/events.jsonl`, as read back. */
 export type LoggedEvent = Record<string, unknown> & { event?: unknown };
 
-const TYPES = new Set<RunEvent['type']>(['dispatched', 'rescue-granted', 'failed', 'succeeded', 'finished', 'ticked', 'escalated', 'needs-person', 'no-approach', 'amended', 'repair-tried', 'subagents', 'subagent-cap']);
+const TYPES = new Set<RunEvent['type']>(['dispatched', 'rescue-granted', 'failed', 'succeeded', 'finished', 'ticked', 'escalated', 'needs-person', 'no-approach', 'amended', 'repair-tried', 'subagents', 'subagent-cap', 'final-review', 'final-blocked']);
 const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1;
 
 /** The run event a journal line holds, or null when it holds none (another event, or a malformed one). */
@@ -42,7 +42,10 @@ export function runEventOf(line: LoggedEvent): RunEvent | null {
       return typeof event.count === 'number' ? (event as unknown as RunEvent) : null;
     case 'subagents':
       return (event.item === null || isIndex(event.item)) && typeof event.count === 'number' && Number.isInteger(event.count) && event.count >= 0 ? (event as unknown as RunEvent) : null;
+    case 'final-review':
+      return event as unknown as RunEvent;
     case 'subagent-cap':
+    case 'final-blocked':
       return isIndex(event.item) && typeof event.detail === 'string' ? (event as unknown as RunEvent) : null;
     default:
       return null;

@@ -48,7 +48,11 @@ export type RunEvent =
   /** `count` subagents were started for item `item` (null: for the run, outside any item: a deadlock repair). */
   | { type: 'subagents'; item: number | null; count: number }
   /** A subagent was refused at a GUARDRAILS cap (stop.ts subagentCap): the run stops with `subagent_cap`. */
-  | { type: 'subagent-cap'; item: number; detail: string };
+  | { type: 'subagent-cap'; item: number; detail: string }
+  /** Every item was done: the run's one final review of the whole change was asked for. */
+  | { type: 'final-review' }
+  /** The final review's blocking findings could not become an item (or it gave no answer): the run stops with escalation. */
+  | { type: 'final-blocked'; item: number; detail: string };
 
 /** A new run's model: every counter, the rescue, the add budget and routing zeroed (RunModelSchema's parse of {}, a test holds the two together). */
 export function initialModel(): RunModel {
@@ -62,6 +66,7 @@ export function initialModel(): RunModel {
     rescue_for: null,
     amendments_used: 0,
     deadlock_repairs: 0,
+    final_reviews: 0,
     routing: { statuses: {}, signals: {}, channel: {}, taken: [] },
     evidence: {},
     subagents: { total: 0, by_item: {} },
@@ -134,6 +139,10 @@ export function reduce<M extends RunModel>(model: M, event: RunEvent, items: rea
     }
     case 'subagent-cap':
       return model.halt ? model : { ...model, halt: { reason: 'subagent_cap', item: event.item, detail: event.detail } };
+    case 'final-review':
+      return { ...model, final_reviews: model.final_reviews + 1 };
+    case 'final-blocked':
+      return model.halt ? model : { ...model, halt: { reason: 'escalation', item: event.item, detail: event.detail } };
   }
 }
 

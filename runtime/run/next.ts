@@ -55,6 +55,12 @@ export type Effect =
    * repair (bounded amendments, context `runtime`, within the shared budget) is asked for.
    */
   | { type: 'repair'; waiting: number[]; left: number }
+  /**
+   * Every item is done: before `plan_complete`, the run's one final review of the whole
+   * change (the SDD protocol's final branch review). `left`: plan changes the run has left
+   * for an item that fixes its blocking findings.
+   */
+  | { type: 'final-review'; left: number }
   /** The run ends. */
   | { type: 'stop'; verdict: StopVerdict; completion: Completion | null };
 
@@ -79,7 +85,9 @@ export interface NextInput {
  * routes latch; a plain checklist: wave by wave, plan order inside a wave, an item left open
  * blocking only what depends on it), the stop conditions are checked in their one order,
  * and a dispatch says whether it is the run's one rescue (`rescue-granted`) and counts
- * itself (`dispatched`); the deadlock repair is asked once (`repair-tried`). Pure: the
+ * itself (`dispatched`); the deadlock repair is asked once (`repair-tried`); a run that did
+ * work and has every item done gets its one final review (`final-review`) before it stops
+ * with `plan_complete`. Pure: the
  * engines fold `events` into their model with the one reducer and perform `effect`.
  */
 export function decideNext(input: NextInput): Step {
@@ -118,6 +126,10 @@ export function decideNext(input: NextInput): Step {
   if (found?.reason === 'deadlock' && model.deadlock_repairs === 0 && left > 0) {
     const waiting = step.complete!.waiting;
     return { events: [...events, { type: 'repair-tried', waiting }], effect: { type: 'repair', waiting, left } };
+  }
+  // The run did work and every item is done: its one final review comes before plan_complete.
+  if (found?.reason === 'plan_complete' && model.final_reviews === 0 && model.iteration > 0) {
+    return { events: [...events, { type: 'final-review' }], effect: { type: 'final-review', left } };
   }
   if (found || next === null) {
     const verdict = found ?? { reason: completion!.reason, detail: completion!.detail };

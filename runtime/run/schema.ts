@@ -75,6 +75,8 @@ export const RunModelSchema = z.object({
    * `max_subagents` / `max_subagents_per_run` cap them (stop.ts subagentCap).
    */
   subagents: z.object({ total: count.default(0), by_item: z.record(z.string(), count).default({}) }).default({ total: 0, by_item: {} }),
+  /** Final whole-branch reviews asked this run (one at most: the SDD protocol's review after the last item). */
+  final_reviews: count.default(0),
   /** Set by an event that ends the run whatever else holds. */
   halt: HaltSchema.nullable().default(null),
 });

@@ -1,5 +1,6 @@
 import { AMENDMENT_BUDGET } from '../amend/limits.js';
 import type { RunState } from './schema.js';
+import { outcomesText, type ReviewReport } from './review.js';
 
 /** One open plan item, as the report names it. */
 export interface OpenItem {
@@ -17,6 +18,8 @@ export interface SummaryFacts {
   detail?: string | null;
   /** The plan items still open, in plan order (named when any remain). */
   remaining?: readonly OpenItem[];
+  /** Each item's SDD outcome label (with its concerns) and the final review's follow-ups, from the run's journal. */
+  review?: ReviewReport;
 }
 
 /** At most this many open items are named before `and N more`. */
@@ -41,8 +44,8 @@ export function remainingText(items: readonly OpenItem[]): string {
 
 /**
  * The end-of-run summary shared by `leopold run finish` and the Stop hook: why it ended
- * (the condition, then the item and fork it ended at), the counters, the plan's progress
- * and the items still open, then "What I decided for you" when anything was.
+ * (the condition, then the item and fork it ended at), the counters, the plan's progress,
+ * the items still open, each item's outcome label and the final review's follow-ups, then "What I decided for you" when anything was.
  */
 export function renderRunSummary(state: RunState, facts: SummaryFacts): string {
   const total = Object.values(state.failures).reduce((sum, n) => sum + n, 0);
@@ -55,6 +58,8 @@ export function renderRunSummary(state: RunState, facts: SummaryFacts): string {
   if (facts.detail) lines.push(`Why: ${oneLine(facts.detail)}`);
   if (facts.plan) lines.push(`Plan: ${facts.plan.done}/${facts.plan.total} items done`);
   if (facts.remaining && facts.remaining.length > 0) lines.push(`Remaining: ${remainingText(facts.remaining)}`);
+  if (facts.review && facts.review.outcomes.length > 0) lines.push(`Outcomes: ${oneLine(outcomesText(facts.review.outcomes))}`);
+  if (facts.review && facts.review.followUps.length > 0) lines.push(`Final review follow-ups: ${oneLine(facts.review.followUps.join('; '))}`);
   if (facts.decidedForYou !== '') lines.push('', facts.decidedForYou);
   return lines.join('\n');
 }

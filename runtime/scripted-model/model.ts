@@ -3,7 +3,7 @@ import { DEFAULT_TEXT_ANSWER, defaultAnswerFor } from '../host/default-answer.js
 import { agentKeyOf, computedTaskOf, mainTurnOf, textsOf, toolResultsOf, workingDirectoryOf, type MessagesRequest, type Trigger } from './request.js';
 import { commandFailed, scribeAck, scribeCommandsIn, type CommandOutcome } from './scribe.js';
 import type { MainStep, ModelScript } from './script.js';
-import { defaultSessionTurn } from './session.js';
+import { defaultFinalReviewTurn, defaultSessionTurn } from './session.js';
 import type { Reply, ReplyBlock } from './sse.js';
 
 /** The agent label the workflow gives its scribe (runtime/workflow/context.ts). */
@@ -170,7 +170,7 @@ export class ScriptedModel {
       case 'workflow':
         return this.script.afterWorkflow;
       case 'stop-hook': {
-        if (trigger.item === null) return [];
+        if (trigger.item === null) return defaultFinalReviewTurn(trigger.reason, cwd);
         const rule = this.script.session.find((r) => r.item === trigger.item);
         if (!rule) return defaultSessionTurn(trigger.reason, trigger.protocol, trigger.item, cwd);
         return rule.turns[Math.min(trigger.handedOut, rule.turns.length - 1)] ?? [];

@@ -23,6 +23,20 @@ export function defaultSessionTurn(reason: string, protocol: string, item: numbe
   return steps;
 }
 
+/**
+ * The default session turn at the run's final review (the Stop hook's block names no item):
+ * record that the review found nothing, through the record command the block itself names.
+ */
+export function defaultFinalReviewTurn(reason: string, cwd: string): MainStep[] {
+  const how = /write the JSON with the Write tool to (\S+), then run: (.+)/.exec(reason);
+  if (!how || !reason.includes('"event":"final-review"')) return [];
+  return [
+    { tool: 'Write', input: { file_path: `${cwd}/${how[1]}`, content: '{"events":[{"event":"final-review","findings":[]}]}\n' } },
+    { tool: 'Bash', input: { command: how[2], description: 'Record the final review' } },
+    { text: 'The final review found nothing.' },
+  ];
+}
+
 // The decision template's holes (runtime/hooks/stop/reason.ts), filled as a rehearsal persona would.
 const PLACEHOLDER_VALUES: Record<string, string> = {
   'one-line title': 'Settle the item as the plan describes it',

@@ -79,6 +79,9 @@ export const DECISIONS_PATH = '.leopold/DECISIONS.md';
  * (null on death, RunStop on a spent budget), persona synthesis and the scribe batch. The
  * loop in loop.ts drives it; nothing here reads a clock.
  */
+/** The events the report's review facts are read from (runtime/run's reviewReport). */
+const REVIEWED = new Set(['outcome', 'item-done', 'failure', 'escalation', 'needs-person', 'final-review']);
+
 export class RunContext {
   model: RunModel = initialModel();
   readonly limits: StopLimits;
@@ -89,6 +92,8 @@ export class RunContext {
   private pending: ScribeBatch = emptyBatch();
   private view: { count: number; ir: PlanIR; byIndex: Map<number, EmbeddedNode> } | null = null;
   scribeBroken = false;
+  /** This launch's events the report's review facts come from (outcomes, failures, item-done, the final review). */
+  readonly reviewed: Record<string, unknown>[] = [];
   /** agent() calls this launch made (the host caps a run at RUN_AGENT_CAP). */
   agentsUsed = 0;
   /** The last decision number before this launch (a continuing run's scribe numbers on from it). */
@@ -259,6 +264,7 @@ export class RunContext {
 
   event(event: Record<string, unknown>): void {
     this.pending.events.push(event);
+    if (REVIEWED.has(String(event.event))) this.reviewed.push(event);
   }
 
   tick(index: number): void {

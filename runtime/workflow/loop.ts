@@ -3,7 +3,7 @@ import { renderDecision } from '../decisions/render.js';
 import { readDecisions } from '../decisions/trail.js';
 import { parseAutonomy } from '../autonomy/spellings.js';
 import { isSuccess } from '../run/index.js';
-import { decideNext } from '../run/index.js';
+import { decideNext, reviewReport } from '../run/index.js';
 import { renderEvidence } from '../run/index.js';
 import type { AgentJsonSchemas } from './agent-schemas.js';
 import { NeedsPerson, RunContext, RunStop, Unsettled } from './context.js';
@@ -14,6 +14,7 @@ import type { CompactPlan, EmbeddedPlan } from './plan.js';
 import { expandPlan } from '../plan/compact.js';
 import type { ResultDecision, WorkflowResult, WorkflowStop } from './result.js';
 import { repairDeadlock } from './repair.js';
+import { finalReview } from './final-review.js';
 import { rescueItem, type ItemMemory } from './work-item.js';
 import { RUN_AGENT_CAP, worstCaseAgents } from './agent-budget.js';
 import { continuationOf, resumeFrom, type Continuation } from './continuation.js';
@@ -109,6 +110,7 @@ export async function runWorkflow(packed: CompactPlan, args: unknown, host: Work
     decidedForYou: decidedForYou(records),
     stranded: ending.stranded,
     routedAround: ending.routedAround,
+    ...reviewReport(ctx.reviewed),
   };
 }
 
@@ -174,6 +176,10 @@ async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, I
       } finally {
         ctx.journalSubagents();
       }
+      continue;
+    }
+    if (effect.type === 'final-review') {
+      await finalReview(ctx, effect.left);
       continue;
     }
     if (effect.type === 'stop') {

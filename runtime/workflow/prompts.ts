@@ -123,6 +123,28 @@ export function reviewPrompt(plan: EmbeddedPlan, item: EmbeddedItem, reviewer: s
   ].join('\n\n');
 }
 
+/**
+ * The final review of the whole change (the SDD protocol's final branch review): one
+ * reviewer, read-only, every change the run made, findings in the review schema.
+ */
+export function finalReviewPrompt(plan: EmbeddedPlan): string {
+  return [
+    'You are the final reviewer of a Leopold run: every item of the plan is done. Read-only: change no file.',
+    ...briefSections(plan),
+    section(
+      'What to review',
+      'The whole change this run made, as one branch: `git status` and `git diff HEAD` (commits are locked during a run, so HEAD is where it started). Look for what no single item review could see: items that contradict each other, a contract one item changed and another relies on, a mission goal left undone.',
+    ),
+    section(
+      'Answer',
+      [
+        'findings: each { severity P0|P1|P2, type, file, line, problem, fix, introduced } (introduced: this run made the problem). type is one of defect, scenario, probe, hardening, refactor, test-gap, docs, design.',
+        'P0 blocks; a P1 blocks only when this run introduced it and it is a defect, scenario or probe. Blocking findings become one item that fixes them; every other finding is a follow-up in the report. Report nothing you cannot point at.',
+      ].join('\n'),
+    ),
+  ].join('\n\n');
+}
+
 export function judgePrompt(plan: EmbeddedPlan, node: EmbeddedNode, evidence = ''): string {
   const what = node.kind === 'gate' ? `a @gate${node.label ? ` (${node.label})` : ''}` : 'a @verify check';
   return [

@@ -1,5 +1,5 @@
 import type { DecisionFork } from '../decisions/schema.js';
-import type { StopReason } from '../run/index.js';
+import type { ItemOutcome, StopReason } from '../run/index.js';
 import type { Continuation } from './continuation.js';
 
 /** One decision as the result lists it (ranked riskiest first, docs/decisions.md). */
@@ -58,4 +58,8 @@ export interface WorkflowResult {
   decidedForYou: string;
   stranded: number[];
   routedAround: number[];
+  /** Each item's SDD outcome label this launch saw (DONE, DONE_WITH_CONCERNS, BLOCKED, NEEDS_CONTEXT) and the concerns it was done with. */
+  outcomes: ItemOutcome[];
+  /** The final review's non-blocking findings, one line each. */
+  followUps: string[];
 }

@@ -7,6 +7,7 @@ import { settleFork } from './fork.js';
 import type { ItemMemory } from './continuation.js';
 import type { EmbeddedItem } from './plan.js';
 import { answeredSignals, withSignals } from './signals.js';
+import { BLOCKING_P1_TYPES, blockingFindings, concernsOf, handoffLabel, NEEDS_CONTEXT_TOKENS } from '../run/index.js';
 import { findingLine, implementPrompt, rescuePrompt, reviewPrompt, verifyPrompt, type ImplementContext } from './prompts.js';
 
 /** How one attempt at an item ended. */
@@ -17,8 +18,8 @@ type Attempt =
   | { outcome: 'left-open'; evidence: string }
   | { outcome: 'failed'; kind: string; evidence: string };
 
-/** Stop tokens of a blocked handoff that make it an escalation (a persona settles it). */
-const ESCALATING = /^\s*(needs-confirm|ambiguous)\b/i;
+/** Stop tokens of a blocked handoff that make it an escalation (a persona settles it): the kernel's NEEDS_CONTEXT tokens. */
+const ESCALATING = NEEDS_CONTEXT_TOKENS;
 
 /** Stop tokens of a blocked handoff that only a person may settle (PERSON_REASONS): the run stops, no persona is asked. */
 const FOR_A_PERSON = new RegExp(`^\\s*(${PERSON_REASONS.join('|')})\\b[\\s:;,.-]*`, 'i');
@@ -26,18 +27,8 @@ const FOR_A_PERSON = new RegExp(`^\\s*(${PERSON_REASONS.join('|')})\\b[\\s:;,.-]
 /** At most this many escalations per attempt; another one is a fork no persona settled. */
 export const MAX_ESCALATIONS = 2;
 
-/**
- * Finding types that make an introduced P1 blocking: a `defect` (it violates a spec, a
- * documented contract or stated behaviour), or one that fails an acceptance `scenario` or
- * `probe`. Every other type (hardening, refactor, test-gap, docs, design, …) is a
- * follow-up recorded at close, never a fix round (the SDD protocol's blocking rule).
- */
-export const BLOCKING_P1_TYPES: readonly string[] = ['defect', 'scenario', 'probe'];
-
-/** Blocking findings: every P0, and a P1 this item introduced whose type is a defect or a failed scenario/probe. */
-export function blockingFindings(findings: readonly Finding[]): Finding[] {
-  return findings.filter((f) => f.severity === 'P0' || (f.severity === 'P1' && f.introduced && BLOCKING_P1_TYPES.includes(f.type.trim().toLowerCase())));
-}
+// The blocking rule is the kernel's (runtime/run/review.ts), shared with the final review and the session.
+export { BLOCKING_P1_TYPES, blockingFindings };
 
 // Commands that build, type-check, lint or format: they show the code compiles, not that it
 // works. Any command naming a test runner is a test, whatever else it does.
@@ -138,6 +129,8 @@ async function attemptItem(ctx: RunContext, item: EmbeddedItem, rescue: Rescue |
     const label = context.round === 0 ? `${item.id}:implement` : `${item.id}:fix:${context.round}`;
     const handoff = await ctx.ask<Handoff>(implementPrompt(plan, item, context), label, 'handoff', { effort: item.effort }, withSignals(ctx.schemas.handoff, item));
     if (handoff !== null) recordItemDecisions(ctx, item, handoff.decisions ?? []);
+    // Concerns stay with the item (DONE_WITH_CONCERNS once it is done); the other labels show in failure, escalation and needs-person events.
+    if (handoff !== null && handoffLabel(handoff) === 'DONE_WITH_CONCERNS') ctx.event({ event: 'outcome', item: item.index, label: handoffLabel(handoff), concerns: concernsOf(handoff.concerns) });
     if (handoff === null) {
       // A dead implementer charges a round.
       deaths += 1;

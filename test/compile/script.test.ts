@@ -113,7 +113,7 @@ describe('the emitted script in the stand-in host (docs/host-contract.md globals
     expect(run.ok).toBe(true);
     expect(run.meta.name).toBe('leopold-workflow-run');
     expect(run.result).toMatchObject({ stop: 'plan_complete', done: 1, total: 1, incomplete: [], decisions: [], decidedForYou: '', stranded: [], routedAround: [] });
-    expect(run.journal.map((call) => call.label)).toEqual(['i2:implement', 'i2:verify', 'i2:review:correctness', 'scribe', 'scribe']);
+    expect(run.journal.map((call) => call.label)).toEqual(['i2:implement', 'i2:verify', 'i2:review:correctness', 'scribe', 'final:review', 'scribe']);
     const call = run.journal[0]!;
     expect(typeof call.prompt).toBe('string');
     expect(call.prompt).toContain('Count words.');

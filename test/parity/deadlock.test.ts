@@ -7,6 +7,7 @@ import { recordDocument } from '../../compiler/cli/commands/record.js';
 import { tickPlan } from '../../compiler/cli/commands/plan.js';
 import { renderDecision } from '../../runtime/decisions/render.js';
 import type { DecisionInput } from '../../runtime/decisions/schema.js';
+import { FINAL_REVIEW_MARKER } from '../../runtime/hooks/stop/reason.js';
 import { runStopHook } from '../../runtime/hooks/stop/index.js';
 import { charterRules } from '../../runtime/persona/index.js';
 import { readState } from '../../runtime/state/index.js';
@@ -79,6 +80,11 @@ async function session(amendments: string) {
       const p = persona(REPAIR.role).value;
       const out = await recordDocument(JSON.stringify({ decisions: [{ ...ENTRY, turn: readState(leo).state!.iteration, persona: { name: p.name, role: p.role, expertise: p.expertise } }] }), dir);
       expect(out.ack).toMatchObject({ ok: true });
+      continue;
+    }
+    if (reason.startsWith(FINAL_REVIEW_MARKER)) {
+      // The run's one final review, after the repaired plan's last item: nothing found.
+      expect((await recordDocument(JSON.stringify({ events: [{ event: 'final-review', findings: [] }] }), dir)).ack).toMatchObject({ ok: true });
       continue;
     }
     const item = Number(/Work on item (\d+) now/.exec(reason)![1]);

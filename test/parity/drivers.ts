@@ -16,10 +16,12 @@ import type { DecisionInput } from '../../runtime/decisions/schema.js';
 import type { AnswerScript, ScriptedAnswer } from '../../runtime/host/index.js';
 import { runStopHook } from '../../runtime/hooks/stop/index.js';
 import { runGuard } from '../../runtime/hooks/guard/index.js';
-import { FORK_TEMPLATE_MARKER, PROTOCOL_MARKER, SIGNALS_MARKER } from '../../runtime/hooks/stop/reason.js';
+import { FINAL_REVIEW_MARKER, FORK_TEMPLATE_MARKER, PROTOCOL_MARKER, SIGNALS_MARKER } from '../../runtime/hooks/stop/reason.js';
 import { charterRules } from '../../runtime/persona/index.js';
 import { readState } from '../../runtime/state/index.js';
-import { foldJournal, type RunModel } from '../../runtime/run/index.js';
+import { blockingFindings, eventsOfRun, FINAL_REVIEW_LABEL, finalFixText, foldJournal, reviewReport, type ReviewReport, type RunModel } from '../../runtime/run/index.js';
+import { readAllEvents } from '../../runtime/decisions/events.js';
+import { amendPlan } from '../../compiler/cli/commands/plan-amend.js';
 import { parsePlan } from '../../runtime/plan/parse/index.js';
 import { CHARTER, decisionsOf, eventsOf, finding, handoff, MISSION, persona, review, simulate, verdict } from '../workflow/harness.js';
 import type { Attempt, Case, Decided, Fork } from './table.js';
@@ -38,6 +40,8 @@ export interface EngineRun {
   entries: string[];
   /** The run model the engine ended with: the session's state.json, the workflow's journal folded. */
   model: RunModel;
+  /** The report's review facts: each item's outcome label, and the final review's follow-ups. */
+  review: ReviewReport;
 }
 
 export const attemptOf = (c: Case, item: number, k: number): Attempt => {
@@ -85,14 +89,14 @@ export function answersOf(c: Case, kindOf: (item: number) => string): AnswerScri
     // The values this node reports in its structured answer (none: the schema's defaults).
     const signals = c.signals?.[Number(key)];
     const withSignals = (answer: { value: Record<string, unknown> }) => (signals ? { value: { ...answer.value, signals } } : answer);
-    const accepted = (decisions?: Decided[]) => {
-      const done = decisions ? { value: { ...handoff.completed.value, decisions } } : handoff.completed;
+    const accepted = (decisions?: Decided[], concerns?: string[]) => {
+      const done = decisions || concerns ? { value: { ...handoff.completed.value, ...(decisions ? { decisions } : {}), ...(concerns ? { concerns } : {}) } } : handoff.completed;
       push(`${id}:implement`, withSignals(done));
       push(`${id}:verify`, verdict.pass);
       push(`${id}:review:correctness`, review());
     };
     for (const a of attempts) {
-      if ('ok' in a) accepted(a.decisions);
+      if ('ok' in a) accepted(a.decisions, a.concerns);
       else if ('fail' in a) {
         if (a.fail === 'verification') {
           push(`${id}:implement`, handoff.completed);
@@ -138,8 +142,13 @@ export function answersOf(c: Case, kindOf: (item: number) => string): AnswerScri
     push(`i${key}:persona:repeated-failure`, persona(r.role));
     push(`i${key}:rescue`, { value: { approach: r.approach } });
   }
+  if (c.final) push(FINAL_REVIEW_LABEL, review(finalFindings(c.final)));
   return [...queues].map(([label, answers]) => ({ label, answers }));
 }
+
+/** The final review's findings for a case: a P0 defect per `blocking`, a P2 docs finding per `follow-up`. */
+export const finalFindings = (kinds: readonly ('blocking' | 'follow-up')[]) =>
+  kinds.map((kind, k) => (kind === 'blocking' ? finding('P0', true, `the items disagree (${k + 1})`) : { ...finding('P2', false, `a stale comment (${k + 1})`), type: 'docs' }));
 
 // Timestamps differ by engine and moment; everything else must not.
 const normalise = (entry: string) => entry.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/g, '<ts>').trim();
@@ -155,8 +164,11 @@ export async function workflowRun(c: Case): Promise<EngineRun> {
   // The writer lifts the persona's binding rules from CHARTER.md; render with the same ones.
   const rules = charterRules(CHARTER);
   const entries = (decisionsOf(s) as DecisionInput[]).map((d, i) => normalise(renderDecision(d, i + 1, new Date(0), rules)));
-  const model = foldJournal(events, parsePlan(c.plan, 'PLAN.md').items);
-  return { dispatched, stop: s.result.stop, detail: String(stop?.detail ?? '(none)'), iteration: (stop?.iteration as number | undefined) ?? -1, entries, model };
+  // The plan as the run left it: items the final review added are appended, as `leopold plan amend` writes them.
+  const added = events.filter((e) => e.event === 'amendments' && e.final === true).flatMap((e) => (e.accepted as string[]).map((raw) => `- [ ] ${raw.replace(/^ADD /, '')}\n`));
+  const model = foldJournal(events, parsePlan(`${c.plan}${added.join('')}`, 'PLAN.md').items);
+  const review = { outcomes: s.result.outcomes, followUps: s.result.followUps };
+  return { dispatched, stop: s.result.stop, detail: String(stop?.detail ?? '(none)'), iteration: (stop?.iteration as number | undefined) ?? -1, entries, model, review };
 }
 
 /**
@@ -184,6 +196,8 @@ const MECHANICAL = 'One clearly right answer';
 const NO_APPROACH = 'If there is no genuinely different approach';
 const REPORT_ESCALATION = 'A fork nobody can settle is an escalation';
 const REPORT_PERSON = 'What only a person may settle is never a persona';
+const CONCERNS = 'Done but with concerns';
+const RECORD_HOW_MARKER = 'Record every finding';
 
 /** A `.leopold/` with the test brief and this plan, and a session run started in it (`leopold run start`'s function). */
 export async function startSession(leo: string, plan: string, guardrails: string): Promise<void> {
@@ -225,6 +239,18 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
     if (out.kind === 'silent') throw new Error('the hook printed nothing during an active run');
     if (out.kind !== 'block') break;
     reasons.push(out.reason);
+    if (out.reason.startsWith(FINAL_REVIEW_MARKER)) {
+      // The run's one final review: the findings from the block reason's template, and the fix item it says to add.
+      expect(out.reason.slice(out.reason.indexOf(RECORD_HOW_MARKER))).toContain('{"events":[{"event":"final-review","findings":[{"severity":"<P0|P1|P2>"');
+      const findings = finalFindings(c.final ?? []);
+      await record({ events: [{ event: 'final-review', findings }] });
+      const blocking = blockingFindings(findings);
+      if (blocking.length > 0) {
+        expect(out.reason).toContain('plan amend --json < .leopold/amend.md');
+        await amendPlan(plan, `\`\`\`leopold-amend\nADD ${finalFixText(blocking)}\n\`\`\`\n`, 'feedback');
+      }
+      continue;
+    }
     const n = Number(/Work on item (\d+) now/.exec(out.reason)![1]);
     const turnNo = Number(/Leopold run, turn (\d+) of/.exec(out.reason)![1]);
     const itemText = /Work on item \d+ now, and only on it: (.*)/.exec(out.reason)![1]!.replace(/^@\w+(?: \([^)]*\))? /, '');
@@ -262,6 +288,10 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
     }
     // The session does what the attempt says, exactly as the block reason tells it to.
     if ('ok' in a || 'feedback' in a) {
+      if ('ok' in a && a.concerns) {
+        const doc = template(reason, CONCERNS);
+        await record({ events: (doc.events as Record<string, unknown>[]).map((e) => ({ ...e, concerns: a.concerns })) });
+      }
       if ('feedback' in a) await record({ events: [{ event: 'amendments', item: n, proposals: '' }] });
       // Decisions made inside the item, from the protocol's templates, filled as the turn names them.
       for (const d of ('ok' in a ? a.decisions : undefined) ?? []) {
@@ -320,5 +350,6 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .findLast((e) => e.event === 'stop');
-  return { dispatched, stop: state.stop_reason ?? '(none)', detail: String(stopEvent?.detail ?? '(none)'), iteration: state.iteration, entries, reasons, model: state };
+  const review = reviewReport(eventsOfRun(readAllEvents(leo)));
+  return { dispatched, stop: state.stop_reason ?? '(none)', detail: String(stopEvent?.detail ?? '(none)'), iteration: state.iteration, entries, reasons, model: state, review };
 }

@@ -8,7 +8,7 @@ import { resolveAutonomy } from '../../runtime/autonomy/index.js';
 import { runGuard } from '../../runtime/hooks/guard/index.js';
 import { runStopHook } from '../../runtime/hooks/stop/index.js';
 import { CHARTER, MISSION, decision, runtimeBundle, simulate } from '../workflow/harness.js';
-import type { RunModel } from '../../runtime/run/index.js';
+import { outcomesText, type RunModel } from '../../runtime/run/index.js';
 import { answersOf, SESSION_QUESTION, sessionRun, workflowRun, type EngineRun } from './drivers.js';
 import { CASES, ROUTED, type Case } from './table.js';
 
@@ -54,6 +54,10 @@ describe('engine parity: the Stop hook and the workflow take the same path', () 
       iteration: session.iteration,
     });
     expect(workflow.entries).toEqual(session.entries);
+    // The report's review facts: each item's SDD outcome label (with its concerns) and the final review's follow-ups.
+    expect(workflow.review).toEqual(session.review);
+    if (c.expected.outcomes !== undefined) expect(outcomesText(session.review.outcomes)).toBe(c.expected.outcomes);
+    if (c.expected.followUps !== undefined) expect(session.review.followUps).toHaveLength(c.expected.followUps);
     // The workflow's journal, folded by the one reducer, is the model the session's Stop hook
     // kept in state.json: the same counters, rescue, plan changes and routing.
     const kept = (m: RunModel) => ({
@@ -62,6 +66,7 @@ describe('engine parity: the Stop hook and the workflow take the same path', () 
       consecutive_failures: m.consecutive_failures,
       rescue_used: m.rescue_used,
       amendments_used: m.amendments_used,
+      final_reviews: m.final_reviews,
       deadlock_repairs: m.deadlock_repairs,
       statuses: m.routing.statuses,
       taken: m.routing.taken,

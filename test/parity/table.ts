@@ -23,7 +23,7 @@ export type Decided =
 /** What one attempt at an item does (one dispatch). */
 export type Attempt =
   /** Accepted; `decisions`: what the worker decided inside the item (the session records them, the implementer's handoff carries them). */
-  | { ok: true; decisions?: Decided[] }
+  | { ok: true; decisions?: Decided[]; concerns?: string[] }
   /** A failed attempt of a work item: its kind (`implementer`: the implementer died in every round). */
   | { fail: 'verification' | 'partial' | 'blocked' | 'implementer' }
   /** A @gate or @verify verdict. */
@@ -72,6 +72,10 @@ export interface Case {
     iteration?: number;
     /** DECISIONS.md entries both engines write (default 0). */
     entries?: number;
+    /** The report's outcome labels (outcomesText), the same in both engines; checked when given. */
+    outcomes?: string;
+    /** The final review's follow-ups in the report; checked when given. */
+    followUps?: number;
   };
   /**
    * The session starts a subagent (an Agent call through the guard) for each agent the
@@ -79,6 +83,11 @@ export interface Case {
    * stops starting them at the guard's first refusal, leaving the item as it is.
    */
   subagents?: true;
+  /**
+   * What the run's one final review of the whole change finds (default: nothing): a
+   * `blocking` finding (a P0) becomes one fix item, a `follow-up` (a P2) goes to the report.
+   */
+  final?: ('blocking' | 'follow-up')[];
   /** Raise the kill switch in the session after this many turns: the one stop the script cannot see. */
   killAfterTurns?: number;
   /** The divergence of issue #12 this case failed on before the run model was shared. */
@@ -112,6 +121,26 @@ const BRANCH = readFileSync('fixtures/corpus/plans/branch.md', 'utf8');
 const WORKED_EXAMPLE = readFileSync('fixtures/corpus/plans/grammar-worked-example.md', 'utf8');
 
 export const CASES: Case[] = [
+  // --- the SDD review loop: outcome labels, the final review of the whole change
+  {
+    name: 'outcome labels: an item done with concerns is done, its concerns reach the report; a blocked attempt is BLOCKED',
+    plan: '- [ ] Count words {#count}\n- [ ] Add --json\n- [ ] Write the README\n',
+    attempts: { 1: [{ ok: true, concerns: ['the tokenizer splits on ASCII spaces only'] }], 3: [{ fail: 'blocked' }, { fail: 'blocked' }, { fail: 'blocked' }] },
+    rescue: { 3: { role: 'Technical Writer', approach: '' } },
+    expected: { dispatched: [1, 2, 3, 3, 3, 3], stop: 'repeated_failure', outcomes: '1 DONE_WITH_CONCERNS (the tokenizer splits on ASCII spaces only), 2 DONE, 3 BLOCKED' },
+  },
+  {
+    name: 'the final review finds only follow-ups: they go to the report and the run completes',
+    plan: '- [ ] Count words\n- [ ] Add --json\n',
+    final: ['follow-up'],
+    expected: { dispatched: [1, 2], stop: 'plan_complete', outcomes: '1 DONE, 2 DONE', followUps: 1 },
+  },
+  {
+    name: 'the final review finds a blocking finding: it becomes one fix item, which runs, then the run completes (one final review per run)',
+    plan: '- [ ] Count words\n- [ ] Add --json\n',
+    final: ['blocking', 'follow-up'],
+    expected: { dispatched: [1, 2, 3], stop: 'plan_complete', outcomes: '1 DONE, 2 DONE, 3 DONE', followUps: 1 },
+  },
   // --- plain checklists: scheduling, failures, budgets
   {
     name: 'a plain checklist, one verification failure recovered',

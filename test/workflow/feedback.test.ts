@@ -36,7 +36,7 @@ describe('@feedback nodes', () => {
 
   it('an accepted ADD goes to the scribe as the exact leopold plan amend command, and the added item is then implemented and ticked', async () => {
     const s = await simulate(PLAN, { answers: [{ label: 'i2:feedback', answers: [feedback('ADD (after: 3) Document the new flag')] }] });
-    expect(s.labels).toEqual([...work(1), 'i2:feedback', 'scribe', ...work(3), ...work(4), 'scribe']);
+    expect(s.labels).toEqual([...work(1), 'i2:feedback', 'scribe', ...work(3), ...work(4), 'final:review', 'scribe']);
     expect(s.run.phases).toEqual(['Stage 1', 'Stage 2', 'Stage 3']);
 
     // The feedback node's scribe call: the record, the amendment, then its own tick.
@@ -76,7 +76,7 @@ describe('@feedback nodes', () => {
         { label: 'i3:feedback', answers: [feedback('ADD Polish the README')] },
       ],
     });
-    expect(s.labels).toEqual([...work(1), 'i2:feedback', 'scribe', 'i3:feedback', 'scribe', ...work(4), ...work(5), ...work(6), 'scribe']);
+    expect(s.labels).toEqual([...work(1), 'i2:feedback', 'scribe', 'i3:feedback', 'scribe', ...work(4), ...work(5), ...work(6), 'final:review', 'scribe']);
     expect(s.scribe[1]!.amends.map((a) => a.answer)).toEqual(['```leopold-amend\nADD (after: 1) Add tests\nADD Write docs\nADD (after: 4) Add a benchmark\n```\n']);
     expect(s.scribe[2]!.amends).toEqual([]);
     expect(s.run.journal.find((c) => c.label === 'i3:feedback')!.prompt).toContain('This run has no plan changes left');
@@ -116,7 +116,7 @@ describe('@feedback nodes', () => {
 
   it('no proposals: no amend command, nothing added', async () => {
     const s = await simulate(PLAN);
-    expect(s.labels).toEqual([...work(1), 'i2:feedback', 'scribe', ...work(3), 'scribe']);
+    expect(s.labels).toEqual([...work(1), 'i2:feedback', 'scribe', ...work(3), 'final:review', 'scribe']);
     expect(s.scribe.flatMap((b) => b.amends)).toEqual([]);
     expect(s.run.journal.find((c) => c.label === 'scribe' && c.prompt.includes('tick 2'))!.options.schema).not.toHaveProperty('properties.added.const');
     expect(s.result).toMatchObject({ stop: 'plan_complete', done: 3, total: 3 });

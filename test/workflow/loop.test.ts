@@ -10,10 +10,10 @@ const item3 = ['i3:implement', 'i3:verify', 'i3:review:correctness', 'scribe'];
 describe('the wave loop (plain checklist)', () => {
   it('implements, verifies and reviews each item, ticks it through the scribe, and completes', async () => {
     const s = await simulate(PLAIN);
-    expect(s.labels).toEqual([...item2, ...item3, 'scribe']);
+    expect(s.labels).toEqual([...item2, ...item3, 'final:review', 'scribe']);
     expect(s.run.phases).toEqual(['Wave 1', 'Wave 2']);
     expect(ticksOf(s)).toEqual([2, 3]);
-    expect(eventsOf(s).map((e) => e.event).filter((name) => name !== 'run')).toEqual(['workflow-start', 'turn', 'item-done', 'turn', 'item-done', 'stop']);
+    expect(eventsOf(s).map((e) => e.event).filter((name) => name !== 'run')).toEqual(['workflow-start', 'turn', 'item-done', 'turn', 'item-done', 'final-review', 'stop']);
     expect(eventsOf(s).filter((e) => e.event === 'turn')).toEqual([
       { event: 'turn', item: 2, iteration: 1 },
       { event: 'turn', item: 3, iteration: 2 },
@@ -29,6 +29,11 @@ describe('the wave loop (plain checklist)', () => {
       decidedForYou: '',
       stranded: [],
       routedAround: [],
+      outcomes: [
+        { item: 2, label: 'DONE', concerns: [] },
+        { item: 3, label: 'DONE', concerns: [] },
+      ],
+      followUps: [],
     });
     const implement = s.run.journal[0]!;
     expect(implement.prompt).toContain('Count words.'); // mission
@@ -55,7 +60,7 @@ describe('the wave loop (plain checklist)', () => {
 
   it('a handoff with no test run is partial: a failure, never an acceptance', async () => {
     const s = await simulate('- [ ] A\n', { answers: [{ label: 'i1:implement', answers: [handoff.noTests, handoff.completed], once: false }] });
-    expect(s.labels).toEqual(['i1:implement', 'i1:implement', 'i1:verify', 'i1:review:correctness', 'scribe', 'scribe']);
+    expect(s.labels).toEqual(['i1:implement', 'i1:implement', 'i1:verify', 'i1:review:correctness', 'scribe', 'final:review', 'scribe']);
     expect(eventsOf(s).find((e) => e.event === 'failure')).toMatchObject({ kind: 'partial' });
     expect(s.result.stop).toBe('plan_complete');
   });
@@ -99,7 +104,7 @@ describe('@human nodes', () => {
     expect(s.labels).toEqual([
       'i1:implement', 'i1:verify', 'i1:review:correctness', 'scribe',
       'i2:persona:human', 'i2:human', 'scribe', 'scribe',
-      'i3:implement', 'i3:verify', 'i3:review:correctness', 'scribe', 'scribe',
+      'i3:implement', 'i3:verify', 'i3:review:correctness', 'scribe', 'final:review', 'scribe',
     ]);
     const [entry] = decisionsOf(s) as DecisionInput[];
     expect(entry).toMatchObject({ fork: 'human', item: 2, persona: { name: 'Ada Park', role: 'Open Source Licensing Counsel' }, reversal: 'Replace LICENSE and the licence field.' });
@@ -151,7 +156,7 @@ describe('escalations', () => {
         { label: 'i1:escalation', answers: [decision({ title: 'Include refunded invoices', decision: 'Include them with a status column' })] },
       ],
     });
-    expect(s.labels).toEqual(['i1:implement', 'i1:persona:escalation', 'i1:escalation', 'scribe', 'i1:implement', 'i1:verify', 'i1:review:correctness', 'scribe', 'scribe']);
+    expect(s.labels).toEqual(['i1:implement', 'i1:persona:escalation', 'i1:escalation', 'scribe', 'i1:implement', 'i1:verify', 'i1:review:correctness', 'scribe', 'final:review', 'scribe']);
     expect(s.run.journal[4]!.prompt).toContain('The fork you escalated was settled');
     expect(s.run.journal[4]!.prompt).toContain('Include them with a status column');
     expect(decisionsOf(s)).toMatchObject([{ fork: 'escalation', item: 1, persona: { role: 'Billing Operations Lead' } }]);
@@ -175,7 +180,7 @@ describe('failures and the rescue', () => {
     expect(s.labels).toEqual([
       ...attempt, ...attempt, ...attempt,
       'i1:persona:repeated-failure', 'i1:rescue', 'scribe',
-      ...attempt, 'i1:review:correctness', 'scribe', 'scribe',
+      ...attempt, 'i1:review:correctness', 'scribe', 'final:review', 'scribe',
     ]);
     expect(s.run.journal[9]!.prompt).toContain('Take this genuinely different approach (the rescue)');
     expect(s.run.journal[9]!.prompt).toContain('You are Ada Park, Date and Time Library Maintainer');
@@ -201,7 +206,7 @@ describe('failures and the rescue', () => {
 
   it('a dead implementer charges a round and is asked again', async () => {
     const s = await simulate('- [ ] A\n', { answers: [{ label: 'i1:implement', answers: [{ die: true }] }] });
-    expect(s.labels).toEqual(['i1:implement', 'i1:fix:1', 'i1:verify', 'i1:review:correctness', 'scribe', 'scribe']);
+    expect(s.labels).toEqual(['i1:implement', 'i1:fix:1', 'i1:verify', 'i1:review:correctness', 'scribe', 'final:review', 'scribe']);
     expect(s.result.stop).toBe('plan_complete');
   });
 
@@ -209,7 +214,7 @@ describe('failures and the rescue', () => {
     const s = await simulate('- [ ] A\n', { answers: [{ label: 'i1:review:correctness', answers: [{ die: true }, { die: true }, review()] }] });
     expect(s.labels).toEqual([
       'i1:implement', 'i1:verify', 'i1:review:correctness', 'i1:review:correctness',
-      'i1:implement', 'i1:verify', 'i1:review:correctness', 'scribe', 'scribe',
+      'i1:implement', 'i1:verify', 'i1:review:correctness', 'scribe', 'final:review', 'scribe',
     ]);
     expect(eventsOf(s).find((e) => e.event === 'failure')).toMatchObject({ kind: 'review' });
     expect(String(eventsOf(s).find((e) => e.event === 'failure')!.evidence)).toContain('a silent reviewer blocks acceptance');
@@ -226,7 +231,7 @@ describe('review rounds', () => {
       'i1:implement', 'i1:verify', 'i1:review:correctness',
       'i1:fix:1', 'i1:verify', 'i1:review:correctness',
       'i1:fix:2', 'i1:verify', 'i1:review:correctness',
-      'scribe', 'scribe',
+      'scribe', 'final:review', 'scribe',
     ]);
     expect(s.run.journal[3]!.prompt).toContain('Fix round 1: fix these blocking review findings');
     expect(s.run.journal[3]!.prompt).toContain('P0 defect src/a.ts:3: off by one');
@@ -239,7 +244,7 @@ describe('review rounds', () => {
 
   it.each(['hardening', 'refactor', 'docs', 'test-gap'])('an introduced P1 %s opens no fix round: a follow-up recorded at close', async (type) => {
     const s = await simulate('- [ ] A\n', { answers: [{ label: 'i1:review:correctness', answers: [review([{ ...finding('P1', true), type }])] }] });
-    expect(s.labels).toEqual(['i1:implement', 'i1:verify', 'i1:review:correctness', 'scribe', 'scribe']);
+    expect(s.labels).toEqual(['i1:implement', 'i1:verify', 'i1:review:correctness', 'scribe', 'final:review', 'scribe']);
     expect(eventsOf(s).find((e) => e.event === 'follow-ups')).toMatchObject({ item: 1, findings: [{ severity: 'P1', type }] });
     expect(s.result).toMatchObject({ stop: 'plan_complete', done: 1 });
   });

@@ -38,7 +38,7 @@ import { entryRefusal } from '../entry-gate.js';
 import { notifyRunEnded } from '../../../runtime/notify/index.js';
 import { parsePlan } from '../../../runtime/plan/parse/index.js';
 import { EngineSchema, readState, startedState, StopReasonSchema, updateStateAnd, type RunState, type StateReading } from '../../../runtime/state/index.js';
-import { eventsOfRun, failuresText, finishedState, foldJournal, renderRunSummary, stopOf, type LoggedEvent } from '../../../runtime/run/index.js';
+import { eventsOfRun, failuresText, finishedState, foldJournal, renderRunSummary, reviewReport, stopOf, type LoggedEvent } from '../../../runtime/run/index.js';
 import { clientAlive } from '../../../runtime/state/client.js';
 import { ownerFor, withOwner, type RunOwner } from '../../../runtime/owner/index.js';
 import { registerRunTakeover } from './run-takeover.js';
@@ -146,6 +146,7 @@ export async function finishRun(
     plan: plan ? { done: plan.items.length - open.length, total: plan.items.length } : null,
     detail,
     remaining: open.map((item) => ({ index: item.index, text: item.text })),
+    review: reviewReport(eventsOfRun(readAllEvents(dir))),
     decidedForYou: decisionsOfRun(dir, state),
   });
   return { state, summary };

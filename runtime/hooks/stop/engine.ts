@@ -6,7 +6,7 @@ import type { RunState } from '../../run/index.js';
 import type { StopLimits, StopVerdict } from '../../run/index.js';
 import type { CheckpointInput, WindowCloseCause } from './checkpoint.js';
 import { hookMemoryOf, withHookMemory, type PendingDispatch, type WindowMemory } from './memory.js';
-import { reportedEvents, type LoggedEvent } from './outcome.js';
+import { finalReviewEvents, reportedEvents, type LoggedEvent } from './outcome.js';
 import type { Evidence } from '../../run/index.js';
 
 /** Everything one Stop-hook turn decides from: plain values, no I/O. */
@@ -62,6 +62,8 @@ export type TurnAction =
     }
   /** Open items wait on each other: the session is asked for the run's one deadlock repair (no item is dispatched). */
   | { type: 'repair'; waiting: PlanItem[]; left: number }
+  /** Every item is done: the session is asked for the run's one final review of the whole change (no item is dispatched). */
+  | { type: 'final-review'; left: number }
   | { type: 'roll'; verdict: StopVerdict; next: PlanItem | null; window: number; done: number; total: number }
   | { type: 'rolled'; window: number };
 
@@ -71,6 +73,8 @@ export interface Turn {
   action: TurnAction;
   /** Windows this turn closed, in order (a new session's first Stop may close one and roll its own). */
   closed: WindowClose[];
+  /** The handed-out work or @human item the session finished this turn (the hook logs `item-done` for it), or null. */
+  finished: number | null;
   /** The resume note to write before the state, when a window closed and the run goes on (decisions come from the I/O edge). */
   checkpoint: Omit<CheckpointInput, 'decisions'> | null;
 }
@@ -119,7 +123,9 @@ export function stopTurn(input: TurnInput): Turn {
   const rolledSession = window.rolled;
 
   // The session's reports become run-model events; the one decision of what happens next is runtime/run's.
-  const pending = memory.pending ? input.items.find((item) => item.index === memory.pending!.item) : undefined;
+  const pending = memory.pending && memory.pending.final === undefined ? input.items.find((item) => item.index === memory.pending!.item) : undefined;
+  if (memory.pending?.final !== undefined) state = reduceAll(state, finalReviewEvents(input.items, input.events, memory.pending.item, memory.pending.final), input.items);
+  const finished = pending && pending.done && (pending.kind === 'work' || pending.kind === 'human') ? pending.index : null;
   if (pending) state = reduceAll(state, withRescueOutcome(reportedEvents(pending, input.events), pending, memory.pending!, input.approaches), input.items);
   const plan = { items: input.items, waves };
   const decide = (transcriptBytes: number | null): Step =>
@@ -134,7 +140,7 @@ export function stopTurn(input: TurnInput): Turn {
 
   if (rolledSession && (step.effect.type !== 'stop' || step.effect.verdict.reason === 'context_budget')) {
     // Its window is closed and the checkpoint written: never block it, never roll it twice.
-    return { state: input.state, action: { type: 'rolled', window: input.state.windows }, closed: [], checkpoint: null };
+    return { state: input.state, action: { type: 'rolled', window: input.state.windows }, closed: [], finished: null, checkpoint: null };
   }
 
   if (step.effect.type === 'stop' && step.effect.verdict.reason === 'context_budget') {
@@ -150,6 +156,7 @@ export function stopTurn(input: TurnInput): Turn {
         state,
         action: { type: 'roll', verdict: roll, next: step.effect.item, window: state.windows, done, total },
         closed,
+        finished,
         checkpoint: { state, items: input.items, next: step.effect.item, limits: input.limits, cause: 'context_budget', closedItems: closed.at(-1)!.closedItems },
       };
     }
@@ -161,14 +168,21 @@ export function stopTurn(input: TurnInput): Turn {
   if (effect.type === 'stop') {
     const verdict = effect.verdict;
     const ended = finishedState(withHookMemory({ ...state, stop_reason: verdict.reason }, { ...kept, pending: null, waves, window }), input.now, verdict.reason);
-    return { state: ended, action: { type: 'stop', verdict, done, total, completion: effect.completion }, closed, checkpoint: null };
+    return { state: ended, action: { type: 'stop', verdict, done, total, completion: effect.completion }, closed, finished, checkpoint: null };
   }
 
   if (effect.type === 'repair') {
     // Asked once per run, as the workflow asks it; the next Stop re-reads PLAN.md and decides again.
     state = withHookMemory(state, { ...kept, pending: null, waves, window });
     const waiting = effect.waiting.map((index) => input.items.find((item) => item.index === index)!);
-    return { state, action: { type: 'repair', waiting, left: effect.left }, closed, checkpoint: null };
+    return { state, action: { type: 'repair', waiting, left: effect.left }, closed, finished, checkpoint: null };
+  }
+
+  if (effect.type === 'final-review') {
+    // Asked once per run, as the workflow asks it; the next Stop folds what the session recorded.
+    const last = Math.max(...input.items.map((item) => item.index));
+    state = withHookMemory(state, { ...kept, pending: { item: last, offset: input.eventsOffset, rescue: false, final: input.items.length }, waves, window });
+    return { state, action: { type: 'final-review', left: effect.left }, closed, finished, checkpoint: null };
   }
 
   const item = effect.item;
@@ -188,6 +202,7 @@ export function stopTurn(input: TurnInput): Turn {
     state,
     action: { type: 'block', item, turn: effect.turn, rescue, resume: resume ? state.windows + 1 : null, protocol, evidence: effect.evidence },
     closed,
+    finished,
     checkpoint: superseded ? { state, items: input.items, next: item, limits: input.limits, cause: 'new_session', closedItems: superseded.closedItems } : null,
   };
 }

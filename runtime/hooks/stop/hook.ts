@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { resolveAutonomy } from '../../autonomy/resolve.js';
 import { parseGuardrailSettings } from '../../guardrails/index.js';
-import { recordEvents as logEvents } from '../../decisions/events.js';
+import { readAllEvents, recordEvents as logEvents } from '../../decisions/events.js';
 import type { EventInput } from '../../decisions/schema.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { FileError, isDiskRefusal } from '../../fs/file-error.js';
@@ -12,7 +12,7 @@ import { planItems } from '../../plan/items-cache.js';
 import { readState, updateState } from '../../state/io.js';
 import { hookClient } from '../../state/client.js';
 import { emptyState } from '../../state/index.js';
-import { renderRunSummary } from '../../run/index.js';
+import { eventsOfRun, renderRunSummary, reviewReport } from '../../run/index.js';
 import { endGrants } from '../../lock/arm.js';
 import { isArmed } from '../../lock/files.js';
 import { LOCK_NOTE } from '../../lock/paths.js';
@@ -30,7 +30,7 @@ import { afterApiErrorNotice } from './after-api-error.js';
 import { ownerVerdict, withOwner, type RunOwner } from '../../owner/index.js';
 import { bystanderAnswer, rolledWindowSession } from './bystander.js';
 import { hookMemoryOf } from './memory.js';
-import { blockReason, repairReason } from './reason.js';
+import { blockReason, finalReviewReason, repairReason } from './reason.js';
 
 /** Where the hook runs: the environment, the process's own directory and a clock. */
 export interface StopHookEnvironment {
@@ -137,7 +137,9 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
     const owned = claimed as RunOwner | null;
     if (owned) await recordEvents(dir, [{ event: 'owner', session: owned.session, via: owned.via }], now);
     const checkpointFile = join(dir, 'CHECKPOINT.md');
-    const windowEvents: EventInput[] = done.closed.map((w) => ({
+    // The item the session finished (work or @human), as the workflow's scribe logs it: the report's labels read it.
+    const itemDone: EventInput[] = done.finished === null ? [] : [{ event: 'item-done', item: done.finished }];
+    const windowEvents: EventInput[] = [...itemDone, ...done.closed.map((w) => ({
       event: 'window',
       window: w.window,
       cause: w.cause,
@@ -145,7 +147,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
       iteration: done.state.iteration,
       ...(bytes !== null ? { transcript_bytes: bytes } : {}),
       ...(done.checkpoint ? { checkpoint: CHECKPOINT_PATH } : {}),
-    }));
+    }))];
 
     if (action.type === 'rolled') {
       const message =
@@ -173,6 +175,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
         plan: { done: action.done, total: action.total },
         detail: verdict.detail,
         remaining,
+        review: reviewReport(eventsOfRun(readAllEvents(dir))),
         decidedForYou: decidedForYouOfRun(dir, done.state),
       });
       endRunGrants(dir, now());
@@ -186,6 +189,10 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
       const reason = repairReason({ waiting: action.waiting, left: action.left, turn: done.state.iteration, charterRules: () => charterRules(charter()) });
       await recordEvents(dir, [...windowEvents, { event: 'repair-turn', waiting: action.waiting.map((item) => item.index), iteration: done.state.iteration }], now);
       return { kind: 'block', reason };
+    }
+    if (action.type === 'final-review') {
+      await recordEvents(dir, [...windowEvents, { event: 'final-review-turn', iteration: done.state.iteration }], now);
+      return { kind: 'block', reason: finalReviewReason(action.left) };
     }
     const reason = blockReason({
       item: action.item,

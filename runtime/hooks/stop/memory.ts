@@ -9,6 +9,8 @@ export interface PendingDispatch {
   rescue: boolean;
   /** For the rescue: how many rescue decisions (Fork: repeated-failure) DECISIONS.md held when it was handed out. */
   approaches?: number;
+  /** Set when this block was the run's final review (item: the plan's last item): how many items the plan had then. */
+  final?: number;
 }
 
 /**
@@ -53,7 +55,7 @@ export function hookMemoryOf(state: RunState): HookMemory {
   if (pending !== null && typeof pending === 'object') {
     const p = pending as Record<string, unknown>;
     if (isIndex(p.item) && typeof p.offset === 'number' && p.offset >= 0) {
-      dispatch = { item: p.item, offset: p.offset, rescue: p.rescue === true, ...(typeof p.approaches === 'number' ? { approaches: p.approaches } : {}) };
+      dispatch = { item: p.item, offset: p.offset, rescue: p.rescue === true, ...(typeof p.approaches === 'number' ? { approaches: p.approaches } : {}), ...(typeof p.final === 'number' ? { final: p.final } : {}) };
     }
   }
   const frozen = Array.isArray(waves) && waves.every((w) => Array.isArray(w) && w.every(isIndex)) ? (waves as number[][]) : null;

@@ -3,6 +3,7 @@ import type { PlanItem } from '../../plan/schema.js';
 import type { RunEvent } from '../../run/index.js';
 import { signalStrings } from '../../run/index.js';
 import { toolEvidence, verdictEvidence } from '../../run/index.js';
+import { blockingFindings, finalReviewDetail, type ReviewFinding } from '../../run/index.js';
 
 /** One line of `.leopold/events.jsonl` as the hook reads it. */
 export type LoggedEvent = Record<string, unknown> & { event?: unknown; item?: unknown };
@@ -91,3 +92,25 @@ export function reportedEvents(item: PlanItem, events: readonly LoggedEvent[]): 
       return item.done ? [finished('ok')] : [];
   }
 }
+
+/**
+ * What the session's final review comes to (the workflow's finalReview, from the session's
+ * reports): its last `final-review` event's findings, through the kernel's blocking rule.
+ * Blocking findings with an item added since (`leopold plan amend` grew the plan past
+ * `count` items) go on to that item; blocking ones with none added, or no `final-review`
+ * event at all, are the model's `final-blocked` (the run stops with escalation).
+ */
+export function finalReviewEvents(items: readonly PlanItem[], events: readonly LoggedEvent[], last: number, count: number): RunEvent[] {
+  const reported = events.filter((e) => e.event === 'final-review').at(-1);
+  if (reported === undefined) return [{ type: 'final-blocked', item: last, detail: finalReviewDetail(null) }];
+  const findings = (Array.isArray(reported.findings) ? reported.findings : []).filter(isFinding);
+  const blocking = blockingFindings(findings);
+  if (blocking.length === 0 || items.length > count) return [];
+  return [{ type: 'final-blocked', item: last, detail: finalReviewDetail(blocking) }];
+}
+
+const isFinding = (f: unknown): f is ReviewFinding => {
+  if (f === null || typeof f !== 'object') return false;
+  const r = f as Record<string, unknown>;
+  return typeof r.severity === 'string' && typeof r.type === 'string' && typeof r.file === 'string' && typeof r.problem === 'string' && typeof r.introduced === 'boolean';
+};

@@ -69,6 +69,9 @@ export function protocolText(): string {
       `- ${RECORD_HOW}`,
       '  It answers one JSON line; "ok": false names the field to fix: fix it and record again. Replace every <…> with the real value; a number stays a number.',
       '- A work item is done only when verified: re-run the tests it needs after your last edit (a claim is never acceptance; no test run, or a build alone, is partial). Only a P0, or a P1 defect or failed scenario it introduced, blocks; other review findings are follow-ups.',
+      record('- Done but with concerns (a doubt, something left for later): record them before the tick, for the report:', {
+        events: [{ event: 'outcome', item: FILL, label: 'DONE_WITH_CONCERNS', concerns: FILL }],
+      }),
     ].join('\n'),
     DECISION_PROTOCOL,
     [
@@ -197,6 +200,26 @@ export function repairReason(input: RepairReasonInput): string {
     `When it printed "ok": true, record the decision with its persona (the Reversal names how to undo each change). ${RECORD_HOW}\n${template({ decisions: [entry] })}`,
     `You may never: ${FORBIDDEN_ACTIONS.join('; ')}.`,
     'Then end your turn; the Stop hook re-reads PLAN.md and hands you the next item, or stops the run with deadlock if it is still stuck.',
+  ].join('\n\n');
+}
+
+/** The marker line that opens the final review's block reason (the tests and the scripted model find it by it). */
+export const FINAL_REVIEW_MARKER = 'Leopold run: every item is done. Final review';
+
+/**
+ * The block reason for the run's one final review of the whole change (the workflow asks
+ * its final reviewer the same): review read-only, record the findings, and when any is
+ * blocking add the one item that fixes them all with `leopold plan amend`. The next Stop
+ * folds the `final-review` event (runtime/run's blocking rule): the added item runs, or the
+ * run stops with escalation (nothing added), or completes (no blocking finding).
+ */
+export function finalReviewReason(left: number): string {
+  const amend = `${leopoldCommand('plan amend --json')} < ${AMEND_FILE}`;
+  return [
+    `${FINAL_REVIEW_MARKER} of the whole change, read-only: \`git status\` and \`git diff HEAD\` (this run's change). Look for what no single item's review could see: items that contradict each other, a contract one changed and another relies on, a mission goal left undone.`,
+    `Record every finding (type: defect, scenario, probe, hardening, refactor, test-gap, docs, design; introduced: this run made it), [] when none. ${RECORD_HOW}\n${template({ events: [{ event: 'final-review', findings: FILL }] })}`,
+    `Blocking: a P0, or a P1 defect, scenario or probe this run introduced. If any is blocking${left > 0 ? '' : ' (no plan change is left: the run will stop for the user)'}, add ONE item that fixes them all: write a leopold-amend block with the line \`ADD Fix the final review's blocking findings: <each as "P0 defect file:line: problem (fix: fix)", ;-separated>\` to ${AMEND_FILE}, then run: ${amend}`,
+    'Then end your turn: the added item runs next; other findings are follow-ups in the report.',
   ].join('\n\n');
 }
 
