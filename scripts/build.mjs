@@ -164,8 +164,9 @@ await buildExecutable('runtime/hooks/guard/main.ts', 'dist/hooks/guard.js', { ba
 
 // The Stop hook as its own bundle: `leopold init` registers it as `node dist/hooks/stop.js`.
 // It runs once per turn, so it leaves out commander and everything compile-only; it does
-// load zod (state.json), remark (PLAN.md, GUARDRAILS.md, CHARTER.md) and the runtime
-// modules it shares with the workflow. Bundled graphlib-free CommonJS may still call
+// load zod (state.json) and the runtime modules it shares with the workflow, and holds
+// remark, run only for a PLAN.md that is neither its kept parse nor a plain plan
+// (runtime/plan/parse/plain.ts) and for CHARTER.md at a persona fork. Bundled graphlib-free CommonJS may still call
 // require(), hence the same banner as the CLI.
 await buildExecutable('runtime/hooks/stop/main.ts', 'dist/hooks/stop.js', { banner: SHEBANG_WITH_REQUIRE, minify: true });
 
