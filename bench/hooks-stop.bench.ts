@@ -64,7 +64,7 @@ export default async function stopHookBench(): Promise<BenchTable> {
     notes: [
       `Target: the Stop hook at most ${TARGET}x a bare \`node -e 0\` start. Measured: ${ratio.toFixed(2)}x (${ratio <= TARGET ? 'met' : 'NOT met'}).`,
       'Each run is a fresh process with a realistic Stop JSON on stdin and an active session run (state.json rewritten before every call) on the example brief: the hook folds the last item\'s tick, routes, checks the stop conditions, writes state.json under its lock, appends a turn event and prints the block reason. Interleaved round by round (3 warm-up rounds discarded).',
-      'dist/hooks/stop.js has no commander but does load zod (state.json) and remark (PLAN.md when its cached parse is stale, CHARTER.md; GUARDRAILS.md is read line by line without it): zod, without its locales, is about half of the ~400 KB bundle and most of the cost over a bare start, even when no run is active.',
+      'dist/hooks/stop.js has no commander but does load zod (state.json), and holds remark, which it runs only for a PLAN.md that is neither its kept parse nor a plain plan (runtime/plan/parse/plain.ts) and for CHARTER.md at a persona fork; GUARDRAILS.md is read line by line: zod, without its locales, is about half of the ~400 KB bundle and most of the cost over a bare start, even when no run is active.',
     ],
   };
 }

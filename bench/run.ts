@@ -31,10 +31,11 @@ function printTable(table: BenchTable): void {
 // third slower than alone, and its flat-cost ratio read 1.53 instead of about 1.2).
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
-const files = readdirSync(here)
-  .filter((f) => f.endsWith('.bench.ts'))
-  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
-  .sort();
+// A whole file name selects that file alone: each child is started with its own, and
+// `scale.bench.ts` is also part of `guard-scale.bench.ts` (a child ran both again, forever).
+const benches = readdirSync(here).filter((f) => f.endsWith('.bench.ts'));
+const exact = benches.filter((f) => only.includes(f));
+const files = (exact.length > 0 ? exact : benches.filter((f) => only.length === 0 || only.some((o) => f.includes(o)))).sort();
 if (files.length === 1) {
   try {
     const mod = (await import(pathToFileURL(join(here, files[0]!)).href)) as { default: () => Promise<BenchTable> };

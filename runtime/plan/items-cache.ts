@@ -8,7 +8,8 @@ import type { PlanItem } from './schema.js';
  * parsed from and the Plan IR items. A reader whose PLAN.md is byte for byte that text
  * (compared whole, no hash to collide) gets the items back and never loads the Markdown
  * parser; any other text is parsed again and the file rewritten. The Stop hook reads it
- * every turn (a parse every turn was about 12× `node -e 0` on a 1,000-item plan) and
+ * every turn (a remark parse every turn was about 12× `node -e 0` on a 1,000-item plan;
+ * a plain plan is read without remark, parse/plain.ts, but still costs a parse) and
  * `leopold plan tick`, which the scribes run for every finished item, reads it and leaves
  * the ticked text's items behind. The file is only a cache: unreadable, malformed or from
  * another version, it is ignored; if it cannot be written, the next reader parses.

@@ -2,10 +2,11 @@ import type { PlanIR, PlanItem, StrayMarker } from '../schema.js';
 import { CHUNK_LIMITS, type ChunkLimits } from './chunks.js';
 import { readItemLine } from './item-line.js';
 import { scanLines, type NotCheckbox, type PlacedMarker } from './line-scan.js';
-import { readMarkdown } from './markdown.js';
+import { readMarkdown, type MarkdownFacts } from './markdown.js';
 import { readMarker } from './marker-lines.js';
 import { referencedIndex, type AnchorTable } from './references.js';
-import { lineIndexAt, readSource, spanOf } from './source.js';
+import { plainMarkdownFacts } from './plain.js';
+import { lineIndexAt, readSource, spanOf, type SourceText } from './source.js';
 import { toolCommand } from './tool-command.js';
 
 export { CHUNK_LIMITS, WHOLE_DOCUMENT, type ChunkLimits } from './chunks.js';
@@ -23,7 +24,13 @@ export type ParsedPlan = PlanIR & { notCheckboxes?: NotCheckbox[] };
  * exception. Problems are left as facts (strays, depRefs, legacy lines) for the graph phase.
  */
 export function parsePlan(text: string, file: string, onProgress?: ParseProgress): ParsedPlan {
-  return parsePlanWith(text, file, CHUNK_LIMITS, onProgress);
+  const source = readSource(text);
+  // A plain plan (headings, prose, checkbox items and their marker lines) is read line by
+  // line (plain.ts); anything else goes through remark.
+  const plain = plainMarkdownFacts(source);
+  if (plain === null) return planOf(source, file, readMarkdown(source, CHUNK_LIMITS, onProgress));
+  onProgress?.(source.body.length, source.body.length);
+  return planOf(source, file, plain);
 }
 
 /** Told, after each Markdown piece, how many of the body's characters are parsed (for a progress line). */
@@ -35,8 +42,11 @@ export type ParseProgress = (parsed: number, total: number) => void;
  */
 export function parsePlanWith(text: string, file: string, limits: ChunkLimits, onProgress?: ParseProgress): ParsedPlan {
   const source = readSource(text);
-  const markdown = readMarkdown(source, limits, onProgress);
+  return planOf(source, file, readMarkdown(source, limits, onProgress));
+}
 
+/** The Plan IR from the text and its Markdown facts. */
+function planOf(source: SourceText, file: string, markdown: MarkdownFacts): ParsedPlan {
   // 1. Each item's own first paragraph: text, anchor and leading markers.
   const written = markdown.items.map((item) => ({ item, line: readItemLine(source, item) }));
   const anchors = anchorTable(written.map((w) => w.line.anchor));
