@@ -83,7 +83,7 @@ describe('a writer killed with SIGKILL mid-append', () => {
     const input = JSON.stringify({ decisions: [{ title: 'after the kills', mechanical: true }], events: [{ event: 'turn', item: 1, note: 'after' }] });
     const result = spawnSync(process.execPath, [bin, 'record'], { cwd: project, input, encoding: 'utf8' });
     expect(result.status, result.stdout + result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ ok: true, numbers: [entries + 1], path: '.leopold/DECISIONS.md' });
+    expect(JSON.parse(result.stdout)).toEqual({ ok: true, numbers: [entries + 1], path: '.leopold/DECISIONS.md', events: 1 });
     expect(assertWhole(readFileSync(join(dir, 'DECISIONS.md'), 'utf8'))).toBe(entries + 1);
     const events = readFileSync(join(dir, 'events.jsonl'), 'utf8');
     expect(events.endsWith('\n')).toBe(true);
