@@ -54,6 +54,11 @@ describe('engine parity: the Stop hook and the workflow take the same path', () 
       iteration: session.iteration,
     });
     expect(workflow.entries).toEqual(session.entries);
+    // Done means verified: the same receipts, item by item (the session's last per item: a refused tick verifies again).
+    // (The commands are each engine's own: the workflow's default verifier names a placeholder one.)
+    const items = (run: EngineRun) => run.verified.filter((r, i, all) => all.findLastIndex((o) => o.item === r.item) === i).map((r) => r.item);
+    expect(items(workflow)).toEqual(items(session));
+    for (const r of [...workflow.verified, ...session.verified]) expect(r.commands).toEqual([expect.any(String)]);
     // The workflow's journal, folded by the one reducer, is the model the session's Stop hook
     // kept in state.json: the same counters, rescue, plan changes and routing.
     const kept = (m: RunModel) => ({

@@ -3,6 +3,7 @@ import { analyzeCommand } from './analyze/analyze.js';
 import type { GuardContext } from './analyze/command.js';
 import { pathHits, protectedTargets } from './analyze/paths.js';
 import type { Finding } from './findings.js';
+import { READ_ONLY_AGENT } from '../../verify/agent.js';
 
 const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
@@ -15,12 +16,6 @@ export interface ToolCall {
   agent_type?: unknown;
 }
 
-/**
- * The custom agent Leopold's verifiers, judges and reviewers run as (`agent(…, { agentType })`):
- * `leopold compile` writes its definition to `.claude/agents/`, with a tools list that has no
- * file-editing tool; the guard refuses it any edit of the project it can see in a command.
- */
-export const READ_ONLY_AGENT = 'leopold-readonly';
 
 /**
  * What a tool call would do that a run locks (for a read-only agent, any edit of the project too): a Bash command's git verbs, ref moves,
