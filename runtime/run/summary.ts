@@ -17,6 +17,8 @@ export interface SummaryFacts {
   detail?: string | null;
   /** The plan items still open, in plan order (named when any remain). */
   remaining?: readonly OpenItem[];
+  /** Done means verified: each work item's last passing verification this run (its commands), and the items a person ticked without one. */
+  evidence?: { verified: readonly { item: number; commands: readonly string[] }[]; unverified: readonly number[] };
 }
 
 /** At most this many open items are named before `and N more`. */
@@ -42,7 +44,8 @@ export function remainingText(items: readonly OpenItem[]): string {
 /**
  * The end-of-run summary shared by `leopold run finish` and the Stop hook: why it ended
  * (the condition, then the item and fork it ended at), the counters, the plan's progress
- * and the items still open, then "What I decided for you" when anything was.
+ * and the items still open, the verification behind each work item done, then "What I
+ * decided for you" when anything was.
  */
 export function renderRunSummary(state: RunState, facts: SummaryFacts): string {
   const total = Object.values(state.failures).reduce((sum, n) => sum + n, 0);
@@ -55,6 +58,10 @@ export function renderRunSummary(state: RunState, facts: SummaryFacts): string {
   if (facts.detail) lines.push(`Why: ${oneLine(facts.detail)}`);
   if (facts.plan) lines.push(`Plan: ${facts.plan.done}/${facts.plan.total} items done`);
   if (facts.remaining && facts.remaining.length > 0) lines.push(`Remaining: ${remainingText(facts.remaining)}`);
+  if (facts.evidence && facts.evidence.verified.length > 0) {
+    lines.push(`Verified: ${facts.evidence.verified.map((r) => `${r.item} (${r.commands.map(oneLine).join('; ')})`).join(', ')}`);
+  }
+  if (facts.evidence && facts.evidence.unverified.length > 0) lines.push(`Ticked without verification (by hand): ${facts.evidence.unverified.join(', ')}`);
   if (facts.decidedForYou !== '') lines.push('', facts.decidedForYou);
   return lines.join('\n');
 }

@@ -29,15 +29,20 @@ export function lastReceipt(events: readonly LoggedLine[], item: number): Receip
   return null;
 }
 
-/** Every item's last receipt, by item (for the reports). */
-export function receiptsByItem(events: readonly LoggedLine[]): Map<number, Receipt> {
-  const out = new Map<number, Receipt>();
+/**
+ * The evidence behind a run's ticks, for its report: each item's last receipt among `events`
+ * (the run's), in item order, and the items ticked `--unverified`.
+ */
+export function runEvidence(events: readonly LoggedLine[]): { verified: { item: number; commands: string[] }[]; unverified: number[] } {
+  const last = new Map<number, string[]>();
+  const unverified = new Set<number>();
   for (const e of events) {
-    if (e.event !== 'verified' || typeof e.item !== 'number') continue;
-    const receipt = lastReceipt([e], e.item);
-    if (receipt) out.set(e.item, receipt);
+    if (typeof e.item !== 'number') continue;
+    if (e.event === 'verified') last.set(e.item, Array.isArray(e.commands) ? e.commands.filter((c): c is string => typeof c === 'string') : []);
+    if (e.event === 'unverified-tick') unverified.add(e.item);
   }
-  return out;
+  const verified = [...last].sort(([a], [b]) => a - b).map(([item, commands]) => ({ item, commands }));
+  return { verified, unverified: [...unverified].sort((a, b) => a - b) };
 }
 
 /** Whether a tick of `item` may go ahead: yes outside a run and for non-work nodes; else the receipt must match the tree. */

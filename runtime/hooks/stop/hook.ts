@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { resolveAutonomy } from '../../autonomy/resolve.js';
 import { parseGuardrailSettings } from '../../guardrails/index.js';
-import { recordEvents as logEvents } from '../../decisions/events.js';
+import { readAllEvents, recordEvents as logEvents } from '../../decisions/events.js';
 import type { EventInput } from '../../decisions/schema.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { FileError, isDiskRefusal } from '../../fs/file-error.js';
@@ -12,7 +12,8 @@ import { planItems } from '../../plan/items-cache.js';
 import { readState, updateState } from '../../state/io.js';
 import { hookClient } from '../../state/client.js';
 import { emptyState } from '../../state/index.js';
-import { renderRunSummary } from '../../run/index.js';
+import { eventsOfRun, renderRunSummary } from '../../run/index.js';
+import { runEvidence } from '../../verify/receipt.js';
 import { endGrants } from '../../lock/arm.js';
 import { isArmed } from '../../lock/files.js';
 import { LOCK_NOTE } from '../../lock/paths.js';
@@ -173,6 +174,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
         plan: { done: action.done, total: action.total },
         detail: verdict.detail,
         remaining,
+        evidence: runEvidence(eventsOfRun(readAllEvents(dir))),
         decidedForYou: decidedForYouOfRun(dir, done.state),
       });
       endRunGrants(dir, now());
