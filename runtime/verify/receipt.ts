@@ -2,7 +2,6 @@ import { dirname, join } from 'node:path';
 import { readEventLog, type LoggedLine } from '../decisions/events.js';
 import type { PlanItem } from '../plan/schema.js';
 import { readFileSync } from 'node:fs';
-import { treeFingerprint } from './fingerprint.js';
 
 /**
  * Done means verified (docs/runtime.md): a work item is ticked during a run only when a
@@ -51,12 +50,14 @@ export type TickVerdict = { ok: true; receipt: Receipt | null } | { ok: false; m
 /** The one-line instruction a refusal ends with. */
 const HOW = 'run the item\'s tests, record {"events":[{"event":"verified","item":N,"commands":["<the test commands, each passing>"]}]} with leopold record, then tick it';
 
-export function checkTick(leopoldDir: string, item: PlanItem): TickVerdict {
+/** The fingerprint module (node:crypto, git) is loaded only when a receipt is compared: `plan tick` outside a run loads neither. */
+export async function checkTick(leopoldDir: string, item: PlanItem): Promise<TickVerdict> {
   if (item.kind !== 'work') return { ok: true, receipt: null };
   if (!runActive(leopoldDir)) return { ok: true, receipt: null };
   const receipt = lastReceipt(readEventLog(leopoldDir, 0).events, item.index);
   const how = HOW.replace('"item":N', `"item":${item.index}`);
   if (receipt === null) return { ok: false, message: `item ${item.index} has no passing verification recorded: ${how}` };
+  const { treeFingerprint } = await import('./fingerprint.js');
   if (receipt.fingerprint !== treeFingerprint(dirname(leopoldDir))) {
     return { ok: false, message: `item ${item.index} was edited after its last verification (${receipt.ts}: ${receipt.commands.join(', ')}): ${how}` };
   }

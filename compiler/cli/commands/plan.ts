@@ -36,7 +36,7 @@ export async function tickPlan(planPath: string, ref: string, options: { unverif
       return { ack: { ok: true, item: item.index, changed: false, message: `item ${item.index} is already done` }, code: 0 };
     }
     // Done means verified: during a run a work item needs a receipt matching the tree (runtime/verify).
-    const verdict = options.unverified ? null : checkTick(leopoldDir, item);
+    const verdict = options.unverified ? null : await checkTick(leopoldDir, item);
     if (verdict !== null && !verdict.ok) return { ack: { ok: false, item: item.index, changed: false, message: verdict.message }, code: 1 };
     write(result.bytes);
     // One byte changed inside the checkbox: every span stays, only this item is done now.
