@@ -94,3 +94,18 @@ it('with git, ignored build output is not an edit; an untracked source file is',
   writeFileSync(join(root, 'extra.js'), '1;\n');
   expect(treeFingerprint(root)).not.toBe(before);
 });
+
+it("the report names each work item's last receipt and the ticks given by hand", async () => {
+  const { root, leo, plan } = await project(true);
+  await verified(root, 1);
+  await recordDocument(JSON.stringify({ events: [{ event: 'verified', item: 1, commands: ['npm test', 'npx tsc --noEmit'] }] }), root);
+  await tickPlan(plan, '1');
+  await tickPlan(plan, '2', { unverified: true });
+  const { runEvidence } = await import('../../../runtime/verify/receipt.js');
+  const { renderRunSummary } = await import('../../../runtime/run/summary.js');
+  const { readState } = await import('../../../runtime/state/index.js');
+  const evidence = runEvidence(events(leo));
+  expect(evidence).toEqual({ verified: [{ item: 1, commands: ['npm test', 'npx tsc --noEmit'] }], unverified: [2] });
+  const summary = renderRunSummary(readState(leo).state!, { plan: { done: 2, total: 2 }, decidedForYou: '', evidence });
+  expect(summary).toContain('\nVerified: 1 (npm test; npx tsc --noEmit)\nTicked without verification (by hand): 2');
+});
