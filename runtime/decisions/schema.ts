@@ -68,6 +68,8 @@ export const REPORTED_EVENTS = {
   'item-open': event('item-open', { reason: z.string().trim().min(1).describe('why it must stay open') }),
   gate: event('gate', { verdict: z.enum(['pass', 'fail']), reasons: z.string().describe('why') }),
   verify: event('verify', { verdict: z.enum(['pass', 'fail']), reasons: z.string().describe('why') }),
+  // A passing verification of a work item; `leopold record` stamps it with the tree's fingerprint (runtime/verify).
+  verified: event('verified', { commands: z.array(z.string().trim().min(1).describe('a test command you ran, passing')).min(1) }),
   tool: event('tool', {
     command: z.string().describe('the command as run'),
     // null: the workflow's tool agent gave no answer (the scribe records that it did not run).

@@ -20,6 +20,8 @@ export interface SummaryFacts {
   remaining?: readonly OpenItem[];
   /** Each item's SDD outcome label (with its concerns) and the final review's follow-ups, from the run's journal. */
   review?: ReviewReport;
+  /** Done means verified: each work item's last passing verification this run (its commands), and the items a person ticked without one. */
+  evidence?: { verified: readonly { item: number; commands: readonly string[] }[]; unverified: readonly number[] };
 }
 
 /** At most this many open items are named before `and N more`. */
@@ -45,7 +47,8 @@ export function remainingText(items: readonly OpenItem[]): string {
 /**
  * The end-of-run summary shared by `leopold run finish` and the Stop hook: why it ended
  * (the condition, then the item and fork it ended at), the counters, the plan's progress,
- * the items still open, each item's outcome label and the final review's follow-ups, then "What I decided for you" when anything was.
+ * the items still open, each item's outcome label and the final review's follow-ups, the
+ * verification behind each work item done, then "What I decided for you" when anything was.
  */
 export function renderRunSummary(state: RunState, facts: SummaryFacts): string {
   const total = Object.values(state.failures).reduce((sum, n) => sum + n, 0);
@@ -60,6 +63,10 @@ export function renderRunSummary(state: RunState, facts: SummaryFacts): string {
   if (facts.remaining && facts.remaining.length > 0) lines.push(`Remaining: ${remainingText(facts.remaining)}`);
   if (facts.review && facts.review.outcomes.length > 0) lines.push(`Outcomes: ${oneLine(outcomesText(facts.review.outcomes))}`);
   if (facts.review && facts.review.followUps.length > 0) lines.push(`Final review follow-ups: ${oneLine(facts.review.followUps.join('; '))}`);
+  if (facts.evidence && facts.evidence.verified.length > 0) {
+    lines.push(`Verified: ${facts.evidence.verified.map((r) => `${r.item} (${r.commands.map(oneLine).join('; ')})`).join(', ')}`);
+  }
+  if (facts.evidence && facts.evidence.unverified.length > 0) lines.push(`Ticked without verification (by hand): ${facts.evidence.unverified.join(', ')}`);
   if (facts.decidedForYou !== '') lines.push('', facts.decidedForYou);
   return lines.join('\n');
 }

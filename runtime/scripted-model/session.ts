@@ -5,7 +5,8 @@ import type { MainStep } from './script.js';
  * an item and no script rule covers it. It copies the exact commands the block reason
  * gives (so whatever CLI path the hook writes is the one used): at a @human node it
  * writes the decision template with concrete values to the record file (an absolute path
- * under `cwd`, as the Write tool wants) and pipes it into `leopold record`, then it ticks.
+ * under `cwd`, as the Write tool wants) and pipes it into `leopold record`; at a work item
+ * it records the `verified` receipt the block asks for (its tests, said to pass); then it ticks.
  */
 export function defaultSessionTurn(reason: string, protocol: string, item: number, cwd: string): MainStep[] {
   const steps: MainStep[] = [];
@@ -17,6 +18,12 @@ export function defaultSessionTurn(reason: string, protocol: string, item: numbe
     const filled = (template[1] ?? '').replace(/<([^<>]*)>/g, (_all, hole: string) => PLACEHOLDER_VALUES[hole] ?? `scripted ${hole}`);
     steps.push({ tool: 'Write', input: { file_path: `${cwd}/${how[1]}`, content: `${filled}\n` } });
     steps.push({ tool: 'Bash', input: { command: how[2], description: `Record the decision for item ${item}` } });
+  }
+  const receipt = /record it, then .*\n(\{"events":\[\{"event":"verified".*)/.exec(reason);
+  if (how && receipt) {
+    const filled = (receipt[1] ?? '').replace(/"<[^<>]*>"/g, '"npm test"');
+    steps.push({ tool: 'Write', input: { file_path: `${cwd}/${how[1]}`, content: `${filled}\n` } });
+    steps.push({ tool: 'Bash', input: { command: how[2], description: `Record the verification of item ${item}` } });
   }
   if (tick) steps.push({ tool: 'Bash', input: { command: tick, description: `Tick item ${item}` } });
   steps.push({ text: `Item ${item} is done.` });

@@ -14,6 +14,10 @@ import type { WorkflowHost } from './host.js';
 import type { EmbeddedItem, EmbeddedNode, EmbeddedPlan } from './plan.js';
 import { irOf } from './ir.js';
 import type { WorkflowStop } from './result.js';
+import { READ_ONLY_AGENT } from '../verify/agent.js';
+
+/** The answers only a read-only agent gives: a verification, a gate or verify judgement, a review. */
+const READ_ONLY_SCHEMAS: ReadonlySet<string> = new Set(['verification', 'judgement', 'review']);
 
 /** Thrown anywhere in the loop to end the run with a stop condition. */
 export class RunStop {
@@ -179,7 +183,8 @@ export class RunContext {
   }
 
   /**
-   * One agent() call with a generated schema. Resolves to null when the agent was skipped
+   * One agent() call with a generated schema. A verifier, judge or reviewer runs as Leopold's
+   * read-only agent (runtime/verify/agent.ts): no file tools, and the guard refuses its edits. Resolves to null when the agent was skipped
    * or died, or threw for its own reasons (stall, bad output): a null is a failure, never
    * a pass. A spent token budget or the 1,000-agent cap ends the run (budget_exceeded).
    */
@@ -188,7 +193,8 @@ export class RunContext {
     if (label !== SCRIBE_LABEL) this.countSubagent();
     this.agentsUsed += 1;
     try {
-      const answer = await this.host.agent(`${stepLine(label)}\n\n${prompt}`, { label, schema: schemaOverride ?? this.schemas[schema], ...extra });
+      const readOnly = READ_ONLY_SCHEMAS.has(schema) ? { agentType: READ_ONLY_AGENT } : {};
+      const answer = await this.host.agent(`${stepLine(label)}\n\n${prompt}`, { label, schema: schemaOverride ?? this.schemas[schema], ...readOnly, ...extra });
       return answer === undefined || answer === null ? null : (answer as T);
     } catch (error) {
       const message = errorMessage(error);

@@ -12,8 +12,8 @@ import { findingLine, implementPrompt, rescuePrompt, reviewPrompt, verifyPrompt,
 
 /** How one attempt at an item ended. */
 type Attempt =
-  /** `signals`: what the last handoff reported for the item's declared keys. */
-  | { outcome: 'accepted'; signals: Record<string, string> | undefined }
+  /** `signals`: what the last handoff reported for the item's declared keys; `verified`: the commands the verifier ran, passing. */
+  | { outcome: 'accepted'; signals: Record<string, string> | undefined; verified: string[] }
   /** The review round cap was reached with blocking findings open: rulings recorded, item left open (`evidence`: the findings). */
   | { outcome: 'left-open'; evidence: string }
   | { outcome: 'failed'; kind: string; evidence: string };
@@ -63,6 +63,8 @@ export async function runWorkItem(ctx: RunContext, item: EmbeddedItem, memory: I
   if (attempt.outcome === 'accepted') {
     ctx.apply({ type: 'succeeded', item: item.index });
     ctx.finish(item.index, 'ok', { signals: attempt.signals });
+    // Done means verified: the receipt (stamped with the tree's fingerprint by leopold record) goes before the tick.
+    ctx.event({ event: 'verified', item: item.index, commands: attempt.verified });
     ctx.tick(item.index);
     ctx.event({ event: 'item-done', item: item.index, iteration: ctx.iteration });
     return;
@@ -183,7 +185,7 @@ async function attemptItem(ctx: RunContext, item: EmbeddedItem, rescue: Rescue |
     followUps.push(...findings.filter((f) => !blocking.includes(f)));
     if (blocking.length === 0) {
       recordFollowUps(ctx, item, followUps);
-      return { outcome: 'accepted', signals: answeredSignals(handoff) };
+      return { outcome: 'accepted', signals: answeredSignals(handoff), verified: passingCommands(verification) };
     }
     if (context.round < plan.maxReviewRounds) {
       context.round += 1;
@@ -207,6 +209,12 @@ async function attemptItem(ctx: RunContext, item: EmbeddedItem, rescue: Rescue |
     recordFollowUps(ctx, item, followUps);
     return { outcome: 'left-open', evidence: `review round cap (${plan.maxReviewRounds}) reached with blocking findings: ${blocking.map(findingLine).join('; ')}` };
   }
+}
+
+/** The commands a passing verification ran (at least one: `leopold record` refuses a receipt without). */
+function passingCommands(verification: Verification): string[] {
+  const commands = verification.tests_run.filter((run) => run.result === 'pass').map((run) => run.command.trim()).filter((c) => c !== '');
+  return commands.length > 0 ? [...new Set(commands)] : ['(the verifier named no command)'];
 }
 
 /**

@@ -306,6 +306,7 @@ describe('leopold init: nothing tied to one machine', () => {
       const files = filesUnder(dir);
       expect(Object.keys(files).sort()).toEqual(
         [
+          '.claude/agents/leopold-readonly.md',
           '.claude/settings.json',
           '.claude/skills/leopold-brief/SKILL.md',
           '.claude/skills/leopold-run/SKILL.md',

@@ -42,7 +42,12 @@ export interface EngineRun {
   model: RunModel;
   /** The report's review facts: each item's outcome label, and the final review's follow-ups. */
   review: ReviewReport;
+  /** The `verified` receipts the run recorded, in order: item and commands. */
+  verified: { item: number; commands: unknown }[];
 }
+
+/** The receipts in a run's events (docs/runtime.md, "Done means verified"). */
+const receiptsIn = (events: readonly Record<string, unknown>[]) => events.filter((e) => e.event === 'verified').map((e) => ({ item: e.item as number, commands: e.commands }));
 
 export const attemptOf = (c: Case, item: number, k: number): Attempt => {
   const list = c.attempts?.[item] ?? [{ ok: true }];
@@ -97,6 +102,7 @@ export function answersOf(c: Case, kindOf: (item: number) => string): AnswerScri
     };
     for (const a of attempts) {
       if ('ok' in a) accepted(a.decisions, a.concerns);
+      else if ('editAfterVerify' in a) accepted();
       else if ('fail' in a) {
         if (a.fail === 'verification') {
           push(`${id}:implement`, handoff.completed);
@@ -168,7 +174,7 @@ export async function workflowRun(c: Case): Promise<EngineRun> {
   const added = events.filter((e) => e.event === 'amendments' && e.final === true).flatMap((e) => (e.accepted as string[]).map((raw) => `- [ ] ${raw.replace(/^ADD /, '')}\n`));
   const model = foldJournal(events, parsePlan(`${c.plan}${added.join('')}`, 'PLAN.md').items);
   const review = { outcomes: s.result.outcomes, followUps: s.result.followUps };
-  return { dispatched, stop: s.result.stop, detail: String(stop?.detail ?? '(none)'), iteration: (stop?.iteration as number | undefined) ?? -1, entries, model, review };
+  return { dispatched, stop: s.result.stop, detail: String(stop?.detail ?? '(none)'), iteration: (stop?.iteration as number | undefined) ?? -1, entries, model, review, verified: receiptsIn(events) };
 }
 
 /**
@@ -198,6 +204,7 @@ const REPORT_ESCALATION = 'A fork nobody can settle is an escalation';
 const REPORT_PERSON = 'What only a person may settle is never a persona';
 const CONCERNS = 'Done but with concerns';
 const RECORD_HOW_MARKER = 'Record every finding';
+const VERIFIED = 'Verified (its tests pass after your last edit): record it';
 
 /** A `.leopold/` with the test brief and this plan, and a session run started in it (`leopold run start`'s function). */
 export async function startSession(leo: string, plan: string, guardrails: string): Promise<void> {
@@ -230,6 +237,11 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
     return { ...entry, title: v.title, class: v.class, charter: v.charter, decision: v.decision, why: v.why, reversal: v.reversal, persona: { name: p.name, role: p.role, expertise: p.expertise } };
   };
   const decisionsIn = (doc: Record<string, unknown>) => doc.decisions as Record<string, unknown>[];
+  // A work item's tests passed: the receipt the block asks for before the tick, with the commands the workflow's verifier reports.
+  const verified = async (reason: string, n: number) => {
+    const doc = templateIn(reason, VERIFIED, { item: n, turn: 0, subject: '' });
+    await record({ events: (doc.events as Record<string, unknown>[]).map((e) => ({ ...e, commands: ['npm test'] })) });
+  };
   const escalate = async (reason: string, n: number) =>
     record({ events: [{ ...(templateIn(reason, REPORT_ESCALATION, { item: n, turn: 0, subject: '' }).events as Record<string, unknown>[])[0], item: n, question: SESSION_QUESTION }] });
 
@@ -298,7 +310,17 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
         const doc = template(reason, 'mechanical' in d ? MECHANICAL : DECISION);
         await record({ decisions: decisionsIn(doc).map((e) => ({ ...e, ...d })) });
       }
+      if ('ok' in a) await verified(reason, n);
       await tickPlan(plan, String(n));
+    } else if ('editAfterVerify' in a) {
+      // Verified, then edited: the tick is refused (the tree is not the one verified), so the item is verified again.
+      await verified(reason, n);
+      writeFileSync(join(dir, 'count.js'), `export const edited = ${turnNo};\n`);
+      const refused = await tickPlan(plan, String(n));
+      expect(refused.ack.message).toMatch(new RegExp(`^item ${n} was edited after its last verification`));
+      expect(refused.code).toBe(1);
+      await verified(reason, n);
+      expect((await tickPlan(plan, String(n))).code).toBe(0);
     } else if ('fail' in a) await record({ events: [{ event: 'failure', item: n, kind: a.fail, evidence: 'as scripted' }] });
     else if ('gate' in a || 'deadJudge' in a) {
       const verdictOf = 'gate' in a ? a.gate : 'fail';
@@ -316,6 +338,7 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
       const stopAndAsk = f.irreversible === true && f.charter === 'silent';
       // An irreversible decision on a silent charter is refused, and the refusal records the escalation itself.
       await record(filled, !stopAndAsk);
+      if (!stopAndAsk && 'escalate' in a) await verified(reason, n);
       if (!stopAndAsk) await tickPlan(plan, String(n));
     } else if ('unsettled' in a || 'escalateUnsettled' in a) {
       const doc = template(reason, 'unsettled' in a ? FORK_PERSONA : ESCALATION);
@@ -345,11 +368,11 @@ export async function sessionRun(c: Case, dir: string): Promise<EngineRun & { re
     .split(/\n(?=## D\d|- D\d+ mechanical)/)
     .slice(1)
     .map((e) => normalise(e));
-  const stopEvent = readFileSync(join(leo, 'events.jsonl'), 'utf8')
+  const logged = readFileSync(join(leo, 'events.jsonl'), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .findLast((e) => e.event === 'stop');
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const stopEvent = logged.findLast((e) => e.event === 'stop');
   const review = reviewReport(eventsOfRun(readAllEvents(leo)));
-  return { dispatched, stop: state.stop_reason ?? '(none)', detail: String(stopEvent?.detail ?? '(none)'), iteration: state.iteration, entries, reasons, model: state, review };
+  return { dispatched, stop: state.stop_reason ?? '(none)', detail: String(stopEvent?.detail ?? '(none)'), iteration: state.iteration, entries, reasons, model: state, review, verified: receiptsIn(logged) };
 }

@@ -58,6 +58,11 @@ describe('engine parity: the Stop hook and the workflow take the same path', () 
     expect(workflow.review).toEqual(session.review);
     if (c.expected.outcomes !== undefined) expect(outcomesText(session.review.outcomes)).toBe(c.expected.outcomes);
     if (c.expected.followUps !== undefined) expect(session.review.followUps).toHaveLength(c.expected.followUps);
+    // Done means verified: the same receipts, item by item (the session's last per item: a refused tick verifies again).
+    // (The commands are each engine's own: the workflow's default verifier names a placeholder one.)
+    const items = (run: EngineRun) => run.verified.filter((r, i, all) => all.findLastIndex((o) => o.item === r.item) === i).map((r) => r.item);
+    expect(items(workflow)).toEqual(items(session));
+    for (const r of [...workflow.verified, ...session.verified]) expect(r.commands).toEqual([expect.any(String)]);
     // The workflow's journal, folded by the one reducer, is the model the session's Stop hook
     // kept in state.json: the same counters, rescue, plan changes and routing.
     const kept = (m: RunModel) => ({

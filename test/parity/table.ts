@@ -45,7 +45,13 @@ export type Attempt =
   /** The review round cap: a P0 finding in every round; a ruling is recorded and the item stays open. */
   | { leftOpen: true }
   /** A @feedback node that proposes nothing. */
-  | { feedback: true };
+  | { feedback: true }
+  /**
+   * Done means verified: the session records a passing verification, then edits a file, and
+   * its tick is refused until it verifies again; the workflow verifies after every edit and
+   * its checkers cannot edit (both record the receipt before the tick).
+   */
+  | { editAfterVerify: true };
 
 export interface Case {
   name: string;
@@ -595,6 +601,13 @@ export const CASES: Case[] = [
     guardrails: '- max_subagents_per_run: 4\n',
     subagents: true,
     expected: { dispatched: [1, 2], stop: 'subagent_cap' },
+  },
+  // --- done means verified (issue #27): a tick needs a passing verification after the last edit
+  {
+    name: 'done means verified: an edit after the verification is refused a tick until verified again; gates and tools need no receipt',
+    plan: '- [ ] Count words\n- [ ] (after: 1) @gate Review it\n- [ ] (after: 2) @tool `npm test`\n- [ ] (after: 3) Add --json\n',
+    attempts: { 1: [{ editAfterVerify: true }] },
+    expected: { dispatched: [1, 2, 3, 4], stop: 'plan_complete' },
   },
 
   // --- the one stop only the Stop hook can see

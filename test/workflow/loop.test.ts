@@ -13,7 +13,12 @@ describe('the wave loop (plain checklist)', () => {
     expect(s.labels).toEqual([...item2, ...item3, 'final:review', 'scribe']);
     expect(s.run.phases).toEqual(['Wave 1', 'Wave 2']);
     expect(ticksOf(s)).toEqual([2, 3]);
-    expect(eventsOf(s).map((e) => e.event).filter((name) => name !== 'run')).toEqual(['workflow-start', 'turn', 'item-done', 'turn', 'item-done', 'final-review', 'stop']);
+    expect(eventsOf(s).map((e) => e.event).filter((name) => name !== 'run')).toEqual(['workflow-start', 'turn', 'verified', 'item-done', 'turn', 'verified', 'item-done', 'final-review', 'stop']);
+    // Done means verified: each receipt (the verifier's passing commands) goes to the scribe before the tick.
+    expect(eventsOf(s).filter((e) => e.event === 'verified').map((e) => e.item)).toEqual([2, 3]);
+    // The verifier and the reviewers run as the read-only agent; the implementer does not.
+    const agentTypes = Object.fromEntries(s.run.journal.map((call) => [call.label, call.options.agentType]));
+    expect(agentTypes).toMatchObject({ 'i2:implement': undefined, 'i2:verify': 'leopold-readonly', 'i2:review:correctness': 'leopold-readonly', scribe: undefined });
     expect(eventsOf(s).filter((e) => e.event === 'turn')).toEqual([
       { event: 'turn', item: 2, iteration: 1 },
       { event: 'turn', item: 3, iteration: 2 },

@@ -10,6 +10,7 @@ import { DiagnosticFormatSchema } from '../../diagnostics/render.js';
 import { SCRIPT_PATH } from '../../emit/index.js';
 import { compile, type CompileOptions, type CompileResult } from '../../index.js';
 import { writeFilesAtomic } from '../../../runtime/fs/atomic.js';
+import { READ_ONLY_AGENT_DEFINITION, READ_ONLY_AGENT_PATH } from '../../../runtime/verify/agent.js';
 import { planLayout, readCompileOptions, vetRuntimeBundle, type PlanLayout } from '../compile-inputs.js';
 import { endQuietlyOnBrokenPipe, shownPath } from '../io.js';
 import { parseProgress, SILENT_PROGRESS } from '../progress.js';
@@ -46,6 +47,7 @@ const EXIT_HELP = `
 Writes (without --print or --check), both atomically:
   <project>/${SCRIPT_PATH}   the workflow Claude Code runs (/leopold-workflow-run)
   <project>/.leopold/${ARGS_FILE}       the Leopold-compatible args payload
+  <project>/${READ_ONLY_AGENT_PATH}  the read-only agent the verifiers, judges and reviewers run as
   where <project> is the directory holding .leopold/.
 
 Repair (only without --print/--check/--no-repair, only when the plan has errors, never under
@@ -182,9 +184,12 @@ async function runCompile({ opts, layout, text, base, report, sources, cwd }: Co
   if (opts.check) return checkOutputs(result, layout, cwd, report);
   try {
     mkdirSync(dirname(layout.scriptAbs), { recursive: true });
+    mkdirSync(dirname(join(layout.root, READ_ONLY_AGENT_PATH)), { recursive: true });
     writeFilesAtomic([
       { path: layout.scriptAbs, data: result.script },
       { path: layout.argsAbs, data: result.argsJson },
+      // The verifiers', judges' and reviewers' agent: read-only (docs/workflow.md, "Read-only checkers").
+      { path: join(layout.root, READ_ONLY_AGENT_PATH), data: READ_ONLY_AGENT_DEFINITION },
     ]);
   } catch (error) {
     // Claude Code's sandbox keeps .claude/workflows read-only; an armed lock means that is why.
@@ -196,7 +201,7 @@ async function runCompile({ opts, layout, text, base, report, sources, cwd }: Co
     throw error;
   }
   const bytes = Buffer.byteLength(result.script, 'utf8');
-  report.note(`wrote ${shownPath(cwd, layout.scriptAbs)} (${bytes} bytes) and ${shownPath(cwd, layout.argsAbs)}`);
+  report.note(`wrote ${shownPath(cwd, layout.scriptAbs)} (${bytes} bytes), ${shownPath(cwd, layout.argsAbs)} and ${shownPath(cwd, join(layout.root, READ_ONLY_AGENT_PATH))}`);
   return EXIT.ok;
 }
 
@@ -206,6 +211,7 @@ function checkOutputs(result: Extract<CompileResult, { ok: true }>, layout: Layo
   for (const [path, wanted] of [
     [layout.scriptAbs, result.script],
     [layout.argsAbs, result.argsJson],
+    [join(layout.root, READ_ONLY_AGENT_PATH), READ_ONLY_AGENT_DEFINITION],
   ] as const) {
     if (!existsSync(path)) problems.push(`missing: ${shownPath(cwd, path)}`);
     else if (readFileSync(path, 'utf8') !== wanted) problems.push(`stale: ${shownPath(cwd, path)} differs from a fresh compile`);

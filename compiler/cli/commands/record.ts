@@ -7,7 +7,8 @@ import { appendDecisions } from '../../../runtime/decisions/append.js';
 import { recordEvents } from '../../../runtime/decisions/events.js';
 import { DecisionRefusedError, refusalOf, stopAndAskQuestion, type Refusal } from '../../../runtime/decisions/protocol.js';
 import { describeRecordIssues, parseRecordInput } from '../../../runtime/decisions/record-input.js';
-import type { DecisionInput } from '../../../runtime/decisions/schema.js';
+import type { DecisionInput, EventInput } from '../../../runtime/decisions/schema.js';
+import { dirname } from 'node:path';
 
 /** What `leopold record` prints: one JSON line (docs/decisions.md). */
 export type RecordAck = { ok: true; numbers: number[]; path?: string; events?: number } | { ok: false; error: string };
@@ -47,7 +48,7 @@ export async function recordDocument(raw: string, cwd: string, now: () => Date =
   if (!leopoldDir) return unusable(`no .leopold/ directory at or above ${cwd}`);
   try {
     const numbers = await appendDecisions(leopoldDir, parsed.data.decisions, now);
-    await recordEvents(leopoldDir, parsed.data.events, now);
+    await recordEvents(leopoldDir, await stampReceipts(leopoldDir, parsed.data.events), now);
     // The ack says what was written: DECISIONS.md only when a decision went there (an
     // events-only document named it, and a model read that as a decision recorded).
     const events = parsed.data.events.length;
@@ -56,6 +57,18 @@ export async function recordDocument(raw: string, cwd: string, now: () => Date =
     if (error instanceof DecisionRefusedError) return { ack: { ok: false, error: error.message }, code: 1 };
     return unusable(`could not write to ${leopoldDir}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * A `verified` event is a receipt: it carries the working tree's fingerprint as it is now,
+ * taken here (never given), which `leopold plan tick` compares with the tree's when it ticks.
+ */
+async function stampReceipts(leopoldDir: string, events: readonly EventInput[]): Promise<EventInput[]> {
+  if (!events.some((e) => e.event === 'verified')) return [...events];
+  // Loaded only for a receipt: a plain record loads neither node:crypto nor git.
+  const { treeFingerprint } = await import('../../../runtime/verify/fingerprint.js');
+  const fingerprint = treeFingerprint(dirname(leopoldDir));
+  return events.map((e) => (e.event === 'verified' ? { ...e, fingerprint } : e));
 }
 
 /**

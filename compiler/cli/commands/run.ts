@@ -9,6 +9,7 @@ import { decidedForYou, decisionsSince, readDecisions, recordEvents, type Decisi
 import { writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import { readOptionalText } from '../../../runtime/fs/read.js';
 import { readAllEvents } from '../../../runtime/decisions/events.js';
+import { runEvidence } from '../../../runtime/verify/receipt.js';
 import { readDecisionsFile } from '../../../runtime/decisions/file.js';
 import { readPlanFile } from '../../../runtime/plan/plan-file.js';
 import {
@@ -147,6 +148,7 @@ export async function finishRun(
     detail,
     remaining: open.map((item) => ({ index: item.index, text: item.text })),
     review: reviewReport(eventsOfRun(readAllEvents(dir))),
+    evidence: runEvidence(eventsOfRun(readAllEvents(dir))),
     decidedForYou: decisionsOfRun(dir, state),
   });
   return { state, summary };

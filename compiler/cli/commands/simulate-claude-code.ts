@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { BRIEF_FILES } from '../../brief/load.js';
 import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { SCRIPT_PATH } from '../../emit/index.js';
+import { READ_ONLY_AGENT_DEFINITION, READ_ONLY_AGENT_PATH } from '../../../runtime/verify/agent.js';
 import type { AgentCall, HostRun } from '../../../runtime/host/index.js';
 import { clientJournal, findClaudeBinary, runClient, startModelServer, type ModelScript } from '../../../runtime/scripted-model/index.js';
 import { PROJECT_CLI, PROJECT_CLI_RULE } from '../../../runtime/project-cli/index.js';
@@ -87,6 +88,9 @@ function setUpScratch(scratch: string, input: RehearsalInput): string {
   const scriptAbs = join(repo, SCRIPT_PATH);
   mkdirSync(dirname(scriptAbs), { recursive: true });
   writeFileSync(scriptAbs, input.script);
+  // The read-only agent the script's verifiers, judges and reviewers name, as compile writes it.
+  mkdirSync(join(repo, '.claude', 'agents'), { recursive: true });
+  writeFileSync(join(repo, READ_ONLY_AGENT_PATH), READ_ONLY_AGENT_DEFINITION);
   // This very CLI where the scribe's commands look for the project's install (runtime/project-cli).
   mkdirSync(join(repo, 'node_modules', '.bin'), { recursive: true });
   writeFileSync(join(repo, PROJECT_CLI), `#!/bin/sh\nexec "${process.execPath}" "${cliEntry()}" "$@"\n`, { mode: 0o755 });

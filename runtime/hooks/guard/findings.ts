@@ -4,9 +4,10 @@
  * registries, releases, forges' merges and releases, history rewrites, deploys), `stop`,
  * `guardrails`, `self` (the lock's own tokens, arm record, settings and hook code) and
  * `unjudged` (what the guard cannot see through where nothing else holds: computed
- * commands, unreadable scripts, its own limits) are never lifted during a run.
+ * commands, unreadable scripts, its own limits) are never lifted during a run. `readonly`
+ * is a read-only agent's (a verifier, judge or reviewer) edit of the project: never lifted.
  */
-export type Lock = 'commit' | 'push' | 'force' | 'publish' | 'stop' | 'guardrails' | 'self' | 'unjudged';
+export type Lock = 'commit' | 'push' | 'force' | 'publish' | 'stop' | 'guardrails' | 'self' | 'unjudged' | 'readonly';
 
 /** One thing a tool call would do that a run locks. */
 export interface Finding {
@@ -39,6 +40,7 @@ const LIFTED_BY: Record<Lock, keyof Tokens | null> = {
   guardrails: null,
   self: null,
   unjudged: null,
+  readonly: null,
 };
 
 const WHY: Record<Lock, string> = {
@@ -50,6 +52,7 @@ const WHY: Record<Lock, string> = {
   guardrails: '.leopold/GUARDRAILS.md may not be changed during a Leopold run',
   self: "only the user can lift the lock: `leopold run unlock` / `leopold run allow git|push` from their own terminal (the agent may not touch the tokens, .leopold/lock.json, .claude/settings*.json or the hooks' code)",
   unjudged: 'the guard cannot tell what this would run during a Leopold run, and nothing else holds the lock here',
+  readonly: 'a Leopold verifier, judge or reviewer is read-only on the project: it runs the checks and reports, it never edits a file',
 };
 
 const INSTEAD: Record<Lock, string> = {
@@ -61,9 +64,10 @@ const INSTEAD: Record<Lock, string> = {
   guardrails: 'propose the change in your report; the user edits .leopold/GUARDRAILS.md',
   self: 'ask the user',
   unjudged: 'write the command out literally (program names, git verbs and scripts as plain text), or split it up',
+  readonly: 'report what is wrong in your answer (the implementer fixes it); write scratch output under /tmp',
 };
 
-const ORDER: Lock[] = ['self', 'unjudged', 'force', 'publish', 'stop', 'guardrails', 'push', 'commit'];
+const ORDER: Lock[] = ['readonly', 'self', 'unjudged', 'force', 'publish', 'stop', 'guardrails', 'push', 'commit'];
 /** A refusal names at most this many parts. */
 const MAX_PARTS = 3;
 

@@ -13,6 +13,7 @@ import { readState, updateState } from '../../state/io.js';
 import { hookClient } from '../../state/client.js';
 import { emptyState } from '../../state/index.js';
 import { eventsOfRun, renderRunSummary, reviewReport } from '../../run/index.js';
+import { runEvidence } from '../../verify/receipt.js';
 import { endGrants } from '../../lock/arm.js';
 import { isArmed } from '../../lock/files.js';
 import { LOCK_NOTE } from '../../lock/paths.js';
@@ -176,6 +177,7 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
         detail: verdict.detail,
         remaining,
         review: reviewReport(eventsOfRun(readAllEvents(dir))),
+        evidence: runEvidence(eventsOfRun(readAllEvents(dir))),
         decidedForYou: decidedForYouOfRun(dir, done.state),
       });
       endRunGrants(dir, now());

@@ -139,7 +139,7 @@ function howToReport(item: PlanItem): string {
   switch (item.kind) {
     case 'work':
       return [
-        `Verified (its tests pass after your last edit): ${tick}`,
+        `Verified (its tests pass after your last edit): record it, then ${tick} (refused if the tree changed since)\n${template({ events: [{ event: 'verified', item: n, commands: FILL }] })}`,
         `Failed: record it, then end your turn (the next turn retries it, or the run stops):\n${template({ events: [{ event: 'failure', item: n, kind: FILL, evidence: FILL }] })}`,
         `Blocking review findings you cannot fix: record one ruling decision per finding, then:\n${template({ events: [{ event: 'item-open', item: n, reason: FILL }] })}`,
       ].join('\n');

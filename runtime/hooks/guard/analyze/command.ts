@@ -35,6 +35,8 @@ export interface GuardContext {
   listDir?: (path: string) => string[] | null;
   /** False when the project has no `node_modules/leopold` (nor its bin link): then there is no hook code there to protect. */
   hookCode?: boolean;
+  /** The call comes from one of Leopold's read-only agents (a verifier, judge or reviewer): the whole project is a target. */
+  readOnly?: boolean;
 }
 
 const HOOK_PATHS = ['/node_modules/leopold', '/node_modules/.bin/leopold'];
@@ -156,6 +158,7 @@ export class Walk implements WalkApi {
     this.cwds = { dirs: [ctx.cwd], unknown: false, home: ctx.home };
     // The hooks' code is protected where it is installed (an install elsewhere, or the plugin, has none here).
     this.targets = protectedTargets(ctx.leopoldDir).filter((t) => ctx.hookCode !== false || !HOOK_PATHS.some((p) => t.path.endsWith(p)));
+    if (ctx.readOnly) this.targets.push({ path: dirname(ctx.leopoldDir), lock: 'readonly', on: 'any', tree: true });
   }
 
   /** Nothing else holds the lock for what is judged here: no OS layer, and the command line itself (not a file the guard read). */
@@ -561,6 +564,10 @@ export class Walk implements WalkApi {
     const [group, verb] = positional;
     if (args.some((a) => a.dynamic) || (group?.text === 'run' && (verb?.text === 'unlock' || verb?.text === 'allow'))) {
       this.add({ lock: 'self', what: `${shown(words)} lifts the run lock` });
+    }
+    // A tick without a verification receipt is the user's to give (docs/runtime.md, "Done means verified").
+    if (group?.text === 'plan' && verb?.text === 'tick' && args.some((a) => a.text === '--unverified')) {
+      this.add({ lock: 'self', what: `${shown(words)} ticks an item nobody verified` });
     }
   }
 
