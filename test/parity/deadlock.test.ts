@@ -89,6 +89,8 @@ async function session(amendments: string) {
     }
     const item = Number(/Work on item (\d+) now/.exec(reason)![1]);
     dispatched.push(item);
+    // Done means verified: the receipt first, then the tick (the tick refuses an item without one).
+    expect((await recordDocument(JSON.stringify({ events: [{ event: 'verified', item, commands: ['npm test'] }] }), dir)).ack).toMatchObject({ ok: true });
     await tickPlan(join(leo, 'PLAN.md'), String(item));
   }
   let trail = '';
