@@ -17,9 +17,10 @@ describe('the Stop-hook engine in the real client', () => {
     const run = await runReal(p, { prompt: 'Start the Leopold run.', script: { main: [{ tool: 'Bash', input: { command: `${PROJECT_CLI} run start` } }, { text: 'started' }] }, allowedTools: SESSION_TOOLS });
     expect(run.client.timedOut).toBe(false);
     expect(p.read('.leopold/PLAN.md')).toBe('# Plan\n\n- [x] Write the greeting module\n- [x] (after: 1) Document the greeting\n- [x] (after: 2) Add a changelog entry\n');
-    // The hook handed out items 1, 2, 3 in order, once each, then stopped the run.
+    // The hook handed out items 1, 2, 3 in order, once each, then the run's one final review
+    // of the whole change (a turn with no item), then stopped the run.
     const handedOut = run.log.filter((entry) => entry.thread === 'main' && entry.key.startsWith('stop-hook:') && entry.attempt === 1).map((entry) => entry.key);
-    expect(handedOut).toEqual(['stop-hook:1', 'stop-hook:2', 'stop-hook:3']);
+    expect(handedOut).toEqual(['stop-hook:1', 'stop-hook:2', 'stop-hook:3', 'stop-hook:-']);
     const stop = events(p).find((event) => event.event === 'stop');
     expect(stop).toMatchObject({ reason: 'plan_complete' });
     expect(JSON.parse(p.read('.leopold/state.json'))).toMatchObject({ active: false });

@@ -123,7 +123,7 @@ describe('the npm package', () => {
     // The session engine: each Stop hands out an item; the session runs the tick it names.
     const stopInput = JSON.stringify({ session_id: 's', transcript_path: '', cwd: sub, hook_event_name: 'Stop', stop_hook_active: false, background_tasks: [] });
     const ticked: string[] = [];
-    for (let turn = 0; turn < 4; turn++) {
+    for (let turn = 0; turn < 5; turn++) {
       // A block is exit 2 with the reason on stderr; the end of the run is exit 0 with its summary.
       const stop = sh(commandOf('Stop'), sub, clone, stopInput);
       if (stop.code !== 2) {
@@ -131,8 +131,15 @@ describe('the npm package', () => {
         break;
       }
       const reason = stop.stderr;
-      const tick = reason.split('\n').flatMap((line) => /(node_modules\/\.bin\/leopold plan tick \d+)\s*$/.exec(line)?.[1] ?? [])[0];
+      if (reason.startsWith('Leopold run: every item is done. Final review')) {
+        // The run's one final review of the whole change: nothing found.
+        ok(cli('record', JSON.stringify({ events: [{ event: 'final-review', findings: [] }] })));
+        continue;
+      }
+      const tick = reason.split('\n').flatMap((line) => /(node_modules\/\.bin\/leopold plan tick (\d+))/.exec(line) ?? [])[1];
       expect(tick, reason).toBeDefined();
+      // Done means verified: the receipt, then the tick the turn names.
+      ok(cli('record', JSON.stringify({ events: [{ event: 'verified', item: Number(/\d+$/.exec(tick!)![0]), commands: ['npm test'] }] })));
       ok(sh(tick!, clone, clone));
       ticked.push(tick!);
     }

@@ -148,7 +148,7 @@ describe('the packed tarball, installed with npm i -D in a fresh repository', ()
   it('compile, compile --check, compile --print', () => {
     expectExit(leopold(['compile', '--check']), 1);
     const wrote = expectExit(leopold(['compile']), 0);
-    expect(wrote.stderr).toMatch(/^leopold: wrote \.claude\/workflows\/leopold-run\.js \(\d+ bytes\) and \.leopold\/workflow-args\.json$/m);
+    expect(wrote.stderr).toMatch(/^leopold: wrote \.claude\/workflows\/leopold-run\.js \(\d+ bytes\), \.leopold\/workflow-args\.json and \.claude\/agents\/leopold-readonly\.md$/m);
     expect(expectExit(leopold(['compile', '--check']), 0).stderr).toMatch(/up to date/);
     const script = readFileSync(join(repo, '.claude', 'workflows', 'leopold-run.js'), 'utf8');
     expect(expectExit(leopold(['compile', '--print']), 0).stdout).toBe(script);
@@ -182,6 +182,11 @@ describe('the packed tarball, installed with npm i -D in a fresh repository', ()
     // The agents' commands, exactly as Leopold writes them (from the project root, no PATH lookup).
     const cli = (args: string, input = '') => run('/bin/sh', ['-c', `${PROJECT_CLI} ${args}`], repo, input);
     expect(JSON.parse(expectExit(cli('record', JSON.stringify({ events: [{ event: 'tool', item: 1, command: 'npm test', exit: 0 }] })), 0).stdout)).toMatchObject({ ok: true });
+    // Done means verified: during a run a work item is ticked only with a receipt that matches the tree.
+    expect(expectExit(cli("plan tick '#count'"), 1).stdout + '').not.toMatch(/ticked/);
+    expect(cli("plan tick '#count'").stderr).toMatch(/item 2 has no passing verification recorded/);
+    const receipts = { events: [2, 3].map((item) => ({ event: 'verified', item, commands: ['npm test'] })) };
+    expect(JSON.parse(expectExit(cli('record', JSON.stringify(receipts)), 0).stdout)).toMatchObject({ ok: true, events: 2 });
     // In a shell `#` starts a comment: an anchor is quoted.
     expect(expectExit(cli("plan tick '#count'"), 0).stdout).toMatch(/^ticked item 2: Count words, lines and bytes of one file$/m);
     expect(JSON.parse(expectExit(cli('plan tick 3 --json'), 0).stdout)).toMatchObject({ ok: true });

@@ -7,6 +7,7 @@ import { LeopoldError } from '../../diagnostics/diagnostic.js';
 import { createFileAtomic, writeFileAtomic } from '../../../runtime/fs/atomic.js';
 import { readOptionalFile } from '../../../runtime/fs/read.js';
 import { isLeopoldHook, PROJECT_CLI, PROJECT_HOOKS } from '../../../runtime/project-cli/index.js';
+import { READ_ONLY_AGENT_DEFINITION, READ_ONLY_AGENT_PATH } from '../../../runtime/verify/agent.js';
 import { EXIT } from '../exit.js';
 
 /** What init did to one file. */
@@ -233,6 +234,19 @@ function planInit(root: string, install: LeopoldInstall): PlannedStep[] {
     else if (MACHINE_BOUND_SKILL.test(current)) step(path, 'updated', 'replaced an older Leopold skill that named one machine\'s dist/leopold.js', () => writeFileAtomic(path, ours, { root }));
     else if (current === ours.replace(`${MODEL_MAY_NOT_START}\n`, '')) step(path, 'updated', 'replaced an older Leopold skill the model could start by itself', () => writeFileAtomic(path, ours, { root }));
     else step(path, 'kept', 'differs from Leopold\'s (your changes?); not overwritten');
+  }
+
+  // The read-only agent the workflow's checkers run as. Claude Code reads .claude/agents/
+  // when a session starts, so it must exist before the session that compiles and launches
+  // the workflow (compile writes it too, for projects set up before it existed).
+  const agentPath = join(root, READ_ONLY_AGENT_PATH);
+  const agent = readExisting(agentPath);
+  if (agent === READ_ONLY_AGENT_DEFINITION) step(agentPath, 'unchanged', '');
+  else {
+    step(agentPath, agent === null ? 'created' : 'updated', 'the read-only agent the workflow\'s verifiers, judges and reviewers run as', () => {
+      mkdirSync(dirname(agentPath), { recursive: true });
+      writeFileAtomic(agentPath, READ_ONLY_AGENT_DEFINITION, { root });
+    });
   }
 
   const ignorePath = join(root, '.leopold', '.gitignore');
