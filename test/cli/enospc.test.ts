@@ -5,11 +5,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { privatePackage } from '../support/built-dist.js';
 import { tempDir } from '../support/temp.js';
 
-// A full disk loses nothing (docs/runtime.md, "Writing files"): every writer, run on a
-// small tmpfs filled to the last page, leaves each file it would write byte-identical,
-// leaves no temp file, and exits 2 with one line naming the file and the cause. The Stop
-// hook fails open (docs/hooks.md, "Fail open") and its state.json stays whole. Mounting
-// needs root (Linux CI runs as root); elsewhere the suite is skipped, saying why.
+// A full disk loses nothing (docs/runtime.md, "Writing and reading the project's files"):
+// every writer, run on a small tmpfs filled to the last page (then with a few pages left,
+// so it meets the full disk at its lock and then in its own data), leaves every file
+// byte-identical, leaves no temp or lock file, and exits 2 with one line naming the file
+// and the cause. The Stop hook lets the session stop with the reason (docs/hooks.md, "Fail
+// open") and its state.json stays whole. Mounting needs root (Linux CI runs as root);
+// elsewhere the suite is skipped, saying why.
 
 const mnt = tempDir('leopold-enospc-');
 const canMount = process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1024k', 'tmpfs', mnt]).status === 0;

@@ -5,12 +5,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { privatePackage } from '../support/built-dist.js';
 import { tempDir } from '../support/temp.js';
 
-// No file type hangs the Stop hook or `plan tick` (docs/runtime.md, "Reading files"): a
-// FIFO (opening it would wait for a writer), a link to /dev/zero (endless) or a directory
-// in the place of each file they read. The hook answers as docs/hooks.md says (a block, a
-// message, or nothing: fail open); `plan tick` refuses in one line naming the file, exit 2,
-// except for the items cache, which is only a cache and is ignored. The 10 s timeout is a
-// bound that turns a hang into a failure, not a measure of time.
+// No file type hangs the Stop hook or `plan tick` (docs/runtime.md, "Writing and reading
+// the project's files"): a FIFO (opening it would wait for a writer), a link to /dev/zero
+// (endless) or a directory in the place of each file they read. The hook answers as
+// docs/hooks.md says (a block, a message, or nothing: fail open); `plan tick` refuses in
+// one line naming the file, exit 2, except for the items cache, which is only a cache and
+// is ignored. The 10 s timeout is a bound that turns a hang into a failure, not a measure
+// of time.
 
 let bin = '';
 let stopHook = '';
