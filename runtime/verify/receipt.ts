@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { readEventLog, type LoggedLine } from '../decisions/events.js';
 import type { PlanItem } from '../plan/schema.js';
-import { readFileSync } from 'node:fs';
+import { readOptionalFile } from '../fs/read.js';
 
 /**
  * Done means verified (docs/runtime.md): a work item is ticked during a run only when a
@@ -64,10 +64,16 @@ export async function checkTick(leopoldDir: string, item: PlanItem): Promise<Tic
   return { ok: true, receipt };
 }
 
-/** Whether state.json says a run is active: read as plain JSON (plan tick loads no schema library); unreadable is no run. */
+/**
+ * Whether state.json says a run is active: read as plain JSON (plan tick loads no schema
+ * library); missing or not JSON is no run. A FIFO, a device or a directory in its place is
+ * refused (a FileError), never waited on nor taken for "no run".
+ */
 function runActive(leopoldDir: string): boolean {
+  const bytes = readOptionalFile(join(leopoldDir, 'state.json'));
+  if (bytes === null) return false;
   try {
-    const state = JSON.parse(readFileSync(join(leopoldDir, 'state.json'), 'utf8')) as { active?: unknown } | null;
+    const state = JSON.parse(bytes.toString('utf8')) as { active?: unknown } | null;
     return state !== null && typeof state === 'object' && state.active === true;
   } catch {
     return false;

@@ -1,5 +1,5 @@
 import { sandboxAvailability, sandboxWarning } from '../../../runtime/lock/sandbox.js';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
@@ -273,17 +273,23 @@ export function missingProjectInstall(root: string): string[] {
  * `leopold init` in `root`: the `.leopold/` starter brief (never overwriting a file), the
  * hooks merged into `.claude/settings.json` (stale Leopold entries replaced), the
  * `/leopold-workflow` and `/leopold-run` skills (a skill file that differs from ours is the
- * user's: kept) and `.leopold/.gitignore`. Calls `report` once per file as it goes. fs
- * failures throw as they are (the CLI prints them as one line, exit 2); every file is
- * replaced atomically.
+* user's: kept) and `.leopold/.gitignore`. Calls `report` once per file once every write
+ * succeeded. fs failures throw as they are (the CLI prints them as one line, exit 2); every
+ * file is replaced atomically, and a failure (a full disk) removes again the files this
+ * call created, so a failed init adds nothing.
  */
 export function initProject(root: string, install: LeopoldInstall, report: (step: InitStep) => void): InitStep[] {
   const steps: InitStep[] = [];
-  for (const { write, ...step } of planInit(root, install)) {
-    write?.();
-    steps.push(step);
-    report(step);
+  try {
+    for (const { write, ...step } of planInit(root, install)) {
+      write?.();
+      steps.push(step);
+    }
+  } catch (error) {
+    for (const step of steps) if (step.action === 'created') rmSync(join(root, step.path), { force: true });
+    throw error;
   }
+  for (const step of steps) report(step);
   return steps;
 }
 

@@ -352,19 +352,30 @@ export function registerRun(program: Command): void {
       }
       // lock.json records the OS layer for the git guard (docs/guard.md, "Two modes").
       const osLayer = { available: sandbox.available, excludedCommands: excludedLists.flatMap((found) => found.commands) };
+      // A start that fails part way (a full disk) takes back the lock it armed: it adds nothing.
+      const undoArming = (error: unknown): never => {
+        if (existingLock === null) {
+          try {
+            lockedWrite(() => releaseLock(dir));
+          } catch {
+            // the same disk: the next `run start` or `run unlock` finishes the release
+          }
+        }
+        throw error;
+      };
       const armed = lockedWrite(() => {
         try {
           return armLock(dir, { now: new Date(), requireSandbox: options.requireSandbox === true, sandbox: osLayer });
         } catch (error) {
           // Inside Claude's sandbox the lock's files are read-only: a lock already armed stays as you armed it.
           if (existingLock !== null && process.env.CLAUDECODE === '1' && ioFailureLine(error, process.cwd()) !== null) return { record: existingLock, changed: false };
-          throw error;
+          return undoArming(error);
         }
       });
       // Started from a Claude Code session, that session owns a session run (its commands carry its id).
       // A workflow run has no owner: its Stop hook never drives it.
       const owner = options.engine === 'session' ? ownerFor(process.env.CLAUDE_CODE_SESSION_ID, 'start', new Date()) : null;
-      const { state, replaced } = await startRun(dir, { engine: options.engine, force: options.force === true, owner });
+      const { state, replaced } = await startRun(dir, { engine: options.engine, force: options.force === true, owner }).catch(undoArming);
       if (replaced === 'active') process.stdout.write('Replaced the active run (--force).\n');
       else if (replaced !== null) process.stdout.write(`Replaced an unusable state.json (${replaced}).\n`);
       const ended = grantsEndedText(grants, 'before this run');
