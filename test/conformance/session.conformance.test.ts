@@ -24,7 +24,7 @@ describe('the Stop-hook engine in the real client', () => {
     const stop = events(p).find((event) => event.event === 'stop');
     expect(stop).toMatchObject({ reason: 'plan_complete' });
     expect(JSON.parse(p.read('.leopold/state.json'))).toMatchObject({ active: false });
-    expect(resultTexts(run).at(-1)).toBe('Item 3 is done.');
+    expect(resultTexts(run).at(-1)).toBe('The final review found nothing.'); // the last turn is the final review's
   });
 
   it('has the session decide a @human node as a persona and record it through leopold record', async () => {
