@@ -48,7 +48,7 @@ export function runEvidence(events: readonly LoggedLine[]): { verified: { item: 
 export type TickVerdict = { ok: true; receipt: Receipt | null } | { ok: false; message: string };
 
 /** The one-line instruction a refusal ends with. */
-const HOW = 'run the item\'s tests, record {"events":[{"event":"verified","item":N,"commands":["<the test commands, each passing>"]}]} with leopold record, then tick it';
+const HOW = `run the item's tests, record {"events":[{"event":"verified","item":N,"commands":["<the test commands, each passing>"]}]} with leopold record (as the run's protocol records everything), then tick it; a receipt says those commands passed after the last edit`;
 
 /** The fingerprint module (node:crypto, git) is loaded only when a receipt is compared: `plan tick` outside a run loads neither. */
 export async function checkTick(leopoldDir: string, item: PlanItem): Promise<TickVerdict> {

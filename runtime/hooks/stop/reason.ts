@@ -219,7 +219,7 @@ export function finalReviewReason(left: number): string {
     `${FINAL_REVIEW_MARKER} of the whole change, read-only: \`git status\` and \`git diff HEAD\` (this run's change). Look for what no single item's review could see: items that contradict each other, a contract one changed and another relies on, a mission goal left undone.`,
     `Record every finding (type: defect, scenario, probe, hardening, refactor, test-gap, docs, design; introduced: this run made it), [] when none. ${RECORD_HOW}\n${template({ events: [{ event: 'final-review', findings: FILL }] })}`,
     `Blocking: a P0, or a P1 defect, scenario or probe this run introduced. If any is blocking${left > 0 ? '' : ' (no plan change is left: the run will stop for the user)'}, add ONE item that fixes them all: write a leopold-amend block with the line \`ADD Fix the final review's blocking findings: <each as "P0 defect file:line: problem (fix: fix)", ;-separated>\` to ${AMEND_FILE}, then run: ${amend}`,
-    'Then end your turn: the added item runs next; other findings are follow-ups in the report.',
+    'Then end your turn (an item you added runs next; other findings are follow-ups in the report). Ending it with no final-review recorded stops the run with escalation: a review nobody recorded never passes.',
   ].join('\n\n');
 }
 
