@@ -83,6 +83,22 @@ describe('leopold run and the lock', () => {
     expect(run(root, ['run', 'status'], { PATH }).stderr).toMatch(/^warning\[sandbox-unavailable\]: /);
   });
 
+  it('inside the armed sandbox (a session\'s run status, where no nested sandbox can start) the lock\'s record is trusted: no false warning', () => {
+    const root = project();
+    const started = run(root, ['run', 'start']);
+    expect(started.code, started.stderr).toBe(0);
+    const armed = JSON.parse(readFileSync(join(root, '.leopold', 'lock.json'), 'utf8')) as { sandbox?: { available?: boolean } };
+    if (armed.sandbox?.available !== true) return; // no bubblewrap here: nothing armed to trust
+    // The probe fails (no bwrap on this PATH), as it does inside the sandbox.
+    const PATH = bareBin();
+    const inside = run(root, ['run', 'status'], { PATH, CLAUDECODE: '1' });
+    expect(inside.stderr).not.toMatch(/sandbox-unavailable/);
+    expect(inside.stdout).toMatch(/the sandbox this session runs in/);
+    // Outside a Claude Code session the same failing probe is reported.
+    expect(run(root, ['run', 'status'], { PATH, CLAUDECODE: '' }).stderr).toMatch(/^warning\[sandbox-unavailable\]: /);
+    expect(run(root, ['run', 'unlock', '--accept-changes']).code).toBe(0);
+  });
+
   it('a settings.local.json that is not JSON: start refuses with the file named, no run started', () => {
     const root = project();
     mkdirSync(join(root, '.claude'));

@@ -325,12 +325,8 @@ export function registerRun(program: Command): void {
         process.exitCode = EXIT.planErrors;
         return;
       }
-      // From inside Claude's sandbox (a session's `run start --force`) the probe cannot start a
-      // nested sandbox: an armed lock's record of the OS layer is the one to trust there.
       const existingLock = readLockRecord(dir);
-      const insideSandbox = process.env.CLAUDECODE === '1' && existingLock?.sandbox?.available === true;
-      const probed = sandboxAvailability(process.env, process.platform, dirname(dir));
-      const sandbox: SandboxAvailability = insideSandbox && !probed.available ? { available: true, via: 'the sandbox this session runs in' } : probed;
+      const sandbox = sandboxInForce(dir);
       if (!sandbox.available) {
         if (options.requireSandbox) throw new LeopoldError(sandboxRequiredError(sandbox));
         process.stderr.write(`${sandboxWarning(sandbox)}\n`);
@@ -471,7 +467,7 @@ export function registerRun(program: Command): void {
       const { reading, client } = workflowView(dir, readState(dir));
       const killSwitch = isRegularFile(join(dir, KILL_SWITCH));
       const lock = readLockRecord(dir);
-      const sandbox = sandboxAvailability(process.env, process.platform, dirname(dir));
+      const sandbox = sandboxInForce(dir);
       if (options.json) {
         const lockJson = lock ? { armed: true, armedAt: lock.armed_at, grants: lock.grants, requireSandbox: lock.require_sandbox } : { armed: false };
         process.stdout.write(`${JSON.stringify({ state: reading.state, problem: reading.problem, killSwitch, lock: { ...lockJson, sandbox }, client }, null, 2)}\n`);
@@ -511,4 +507,15 @@ export function registerRun(program: Command): void {
       );
       process.stdout.write(stopMessage(outcome));
     });
+}
+
+/**
+ * Whether Claude Code's sandbox can hold the lock here. From inside that sandbox (a
+ * session's `run start --force`, its `run status`) the probe cannot start a nested
+ * sandbox: an armed lock's record of the OS layer is the one to trust there.
+ */
+function sandboxInForce(dir: string): SandboxAvailability {
+  const probed = sandboxAvailability(process.env, process.platform, dirname(dir));
+  const insideSandbox = process.env.CLAUDECODE === '1' && readLockRecord(dir)?.sandbox?.available === true;
+  return insideSandbox && !probed.available ? { available: true, via: 'the sandbox this session runs in' } : probed;
 }
