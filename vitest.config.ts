@@ -9,8 +9,8 @@ import { defineConfig } from 'vitest/config';
 // - conformance: the real Claude Code client on the scripted model (`npm run
 //   test:conformance`), minus the files the stress suite runs at full size.
 // - stress: the red team in the real client, the run lock's effects, the parity table in the
-//   real client and the large sizes of the writers and the parser (`npm run test:stress`,
-//   LEOPOLD_STRESS=1).
+//   real client, the large sizes of the writers and the parser, and the fault-injection files
+//   (`npm run test:stress`, LEOPOLD_STRESS=1).
 // `.ci/run` runs all four. Workers: four even on 2 cores, because the conformance and
 // release files mostly wait on child processes.
 
@@ -28,6 +28,12 @@ const STRESS = [
   'test/conformance/redteam-os-only.conformance.test.ts',
   'test/conformance/redteam-delayed.conformance.test.ts',
 ];
+/**
+ * The fault-injection files: every writer on a full tmpfs (root only), and a FIFO, a device or
+ * a directory wherever a hook or plan tick reads. They run in the stress suite only, to keep
+ * `npm test` within its five minutes; `.ci/run` runs them.
+ */
+const FAULTS = ['test/cli/enospc.test.ts', 'test/hooks/special-files.test.ts'];
 /** The built artifacts as they ship: the tarball, the plugin, the hook bundles with real hook JSON. */
 const RELEASE = ['test/package/**', 'test/plugin/**', 'test/hooks/stop-binary.test.ts', 'test/guard/binary.test.ts'];
 const REAL_CLIENT = { testTimeout: 240_000, globalSetup: ['test/conformance/wall-time.ts'] };
@@ -41,10 +47,10 @@ export default defineConfig({
     globalSetup: ['test/support/build-once.ts'],
     maxWorkers: 4,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/conformance/**', ...RELEASE] } },
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/conformance/**', ...RELEASE, ...FAULTS] } },
       { extends: true, test: { name: 'release', include: RELEASE.map((path) => (path.endsWith('/**') ? `${path}/*.test.ts` : path)) } },
       { extends: true, test: { name: 'conformance', include: ['test/conformance/**/*.conformance.test.ts'], exclude: STRESS, ...REAL_CLIENT } },
-      { extends: true, test: { name: 'stress', include: STRESS, ...REAL_CLIENT } },
+      { extends: true, test: { name: 'stress', include: [...STRESS, ...FAULTS], ...REAL_CLIENT } },
     ],
   },
 });
