@@ -131,8 +131,9 @@ describe('engine parity in the real client', () => {
         item: 1,
         turns: [
           [
-            { tool: 'Write', input: { file_path: `${dir}/.leopold/record.json`, content: JSON.stringify({ decisions: [forkEntry(fork, 1, 'Count words', 'escalation', 1)] }) } },
-            { tool: 'Bash', input: { command: RECORD, description: 'Record the escalation decision' } },
+            // The decision, and the receipt a tick needs (done means verified).
+            { tool: 'Write', input: { file_path: `${dir}/.leopold/record.json`, content: JSON.stringify({ decisions: [forkEntry(fork, 1, 'Count words', 'escalation', 1)], events: [{ event: 'verified', item: 1, commands: ['npm test'] }] }) } },
+            { tool: 'Bash', input: { command: RECORD, description: 'Record the escalation decision and the receipt' } },
             { tool: 'Bash', input: { command: `${PROJECT_CLI} plan tick 1`, description: 'Tick item 1' } },
             { text: 'Item 1 is done.' },
           ],
