@@ -143,12 +143,13 @@ export async function finishRun(
     (finished) => (wasActive ? recordEvents(dir, [{ event: 'finish', reason: finished.stop_reason, iteration: finished.iteration }], now) : undefined),
   );
   if (!wasActive) return null;
+  const journal = eventsOfRun(readAllEvents(dir)); // read once: the outcome labels, the follow-ups and the receipts come from it
   const summary = renderRunSummary(state, {
     plan: plan ? { done: plan.items.length - open.length, total: plan.items.length } : null,
     detail,
     remaining: open.map((item) => ({ index: item.index, text: item.text })),
-    review: reviewReport(eventsOfRun(readAllEvents(dir))),
-    evidence: runEvidence(eventsOfRun(readAllEvents(dir))),
+    review: reviewReport(journal),
+    evidence: runEvidence(journal),
     decidedForYou: decisionsOfRun(dir, state),
   });
   return { state, summary };
@@ -326,7 +327,7 @@ export function registerRun(program: Command): void {
         return;
       }
       const existingLock = readLockRecord(dir);
-      const sandbox = sandboxInForce(dir);
+      const sandbox = sandboxInForce(dir, existingLock);
       if (!sandbox.available) {
         if (options.requireSandbox) throw new LeopoldError(sandboxRequiredError(sandbox));
         process.stderr.write(`${sandboxWarning(sandbox)}\n`);
@@ -467,7 +468,7 @@ export function registerRun(program: Command): void {
       const { reading, client } = workflowView(dir, readState(dir));
       const killSwitch = isRegularFile(join(dir, KILL_SWITCH));
       const lock = readLockRecord(dir);
-      const sandbox = sandboxInForce(dir);
+      const sandbox = sandboxInForce(dir, lock);
       if (options.json) {
         const lockJson = lock ? { armed: true, armedAt: lock.armed_at, grants: lock.grants, requireSandbox: lock.require_sandbox } : { armed: false };
         process.stdout.write(`${JSON.stringify({ state: reading.state, problem: reading.problem, killSwitch, lock: { ...lockJson, sandbox }, client }, null, 2)}\n`);
@@ -514,8 +515,8 @@ export function registerRun(program: Command): void {
  * session's `run start --force`, its `run status`) the probe cannot start a nested
  * sandbox: an armed lock's record of the OS layer is the one to trust there.
  */
-function sandboxInForce(dir: string): SandboxAvailability {
+function sandboxInForce(dir: string, lock = readLockRecord(dir)): SandboxAvailability {
   const probed = sandboxAvailability(process.env, process.platform, dirname(dir));
-  const insideSandbox = process.env.CLAUDECODE === '1' && readLockRecord(dir)?.sandbox?.available === true;
+  const insideSandbox = process.env.CLAUDECODE === '1' && lock?.sandbox?.available === true;
   return insideSandbox && !probed.available ? { available: true, via: 'the sandbox this session runs in' } : probed;
 }

@@ -172,12 +172,13 @@ export async function runStopHook(stdin: string, where: StopHookEnvironment): Pr
       const { verdict } = action;
       await recordEvents(dir, [...windowEvents, { event: 'stop', reason: verdict.reason, detail: verdict.detail, iteration: done.state.iteration, done: action.done, total: action.total, engine: 'session' }], now);
       const remaining = items.filter((item) => !item.done).map((item) => ({ index: item.index, text: item.text }));
+      const journal = eventsOfRun(readAllEvents(dir)); // read once, at the stop only: labels, follow-ups, receipts
       const message = renderRunSummary(done.state, {
         plan: { done: action.done, total: action.total },
         detail: verdict.detail,
         remaining,
-        review: reviewReport(eventsOfRun(readAllEvents(dir))),
-        evidence: runEvidence(eventsOfRun(readAllEvents(dir))),
+        review: reviewReport(journal),
+        evidence: runEvidence(journal),
         decidedForYou: decidedForYouOfRun(dir, done.state),
       });
       endRunGrants(dir, now());
