@@ -4,7 +4,7 @@ import { CATALOG, type DiagnosticCode } from '../diagnostics/catalog.js';
 
 // The keys and parser live in runtime/guardrails (the Stop hook reads the same limits); the
 // compiler owns the diagnostic catalog, so it turns the parser's problems into diagnostics here.
-export { DEFAULT_GUARDRAILS, GUARDRAIL_KEYS, type Guardrails } from '../../runtime/guardrails/index.js';
+export { DEFAULT_GUARDRAILS, defaultSubagentsPerRun, GUARDRAIL_KEYS, type Guardrails } from '../../runtime/guardrails/index.js';
 export { GuardrailsSchema } from '../../runtime/guardrails/schema.js';
 
 const CODES: Readonly<Record<GuardrailProblem['kind'], DiagnosticCode>> = {

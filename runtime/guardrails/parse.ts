@@ -1,6 +1,6 @@
 import type { Span } from '../plan/schema.js';
 import { editDistance, slipEdits } from '../spelling/edit-distance.js';
-import { DEFAULT_GUARDRAILS } from './defaults.js';
+import { DEFAULT_GUARDRAILS, defaultSubagentsPerRun } from './defaults.js';
 import { KEYS, type GuardrailKey } from './keys.js';
 import type { Guardrails } from './schema.js';
 
@@ -66,7 +66,10 @@ export function parseGuardrailSettings(text: string): { guardrails: Guardrails; 
       message: 'this HTML comment is never closed with -->, so everything after it is ignored',
     });
   }
-  return { guardrails: { ...DEFAULT_GUARDRAILS, ...settings } as Guardrails, problems };
+  const guardrails = { ...DEFAULT_GUARDRAILS, ...settings } as Guardrails;
+  // Unset, the run's subagent cap follows max_iterations (defaults.ts).
+  if (settings.maxSubagentsPerRun === undefined) guardrails.maxSubagentsPerRun = defaultSubagentsPerRun(guardrails.maxIterations);
+  return { guardrails, problems };
 }
 
 /** A `key: value` line, split: the key and value as written and where each starts (1-based). */

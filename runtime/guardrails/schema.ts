@@ -17,8 +17,8 @@ export const GuardrailsSchema = z.object({
   maxWindows: z.number().int().min(1).default(D.maxWindows),
   /** Subagents one item may start (docs/guardrails.md: the Task/Agent tool in a session, the loop's agent() calls in a workflow). */
   maxSubagents: z.number().int().min(1).default(D.maxSubagents),
-  /** Subagents the whole run may start. */
-  maxSubagentsPerRun: z.number().int().min(1).default(D.maxSubagentsPerRun),
+  /** Subagents the whole run may start; when GUARDRAILS.md does not say, `max_iterations` × 40 (defaults.ts defaultSubagentsPerRun, filled in by parse.ts). */
+  maxSubagentsPerRun: z.number().int().min(1),
   parallelItems: z.enum(['on', 'off']).default(D.parallelItems),
   /** `none`, or an http(s) URL the final report is POSTed to. */
   notifyWebhook: z.string().default(D.notifyWebhook),

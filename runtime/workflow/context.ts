@@ -5,7 +5,7 @@ import { personaPromptWithRules } from '../persona/prompt-text.js';
 import type { PersonaAnswer } from '../persona/schema.js';
 import type { PlanIR, PlanItem } from '../plan/schema.js';
 import { initialModel, reduce, subagentCap, type RunEvent, type RunModel } from '../run/index.js';
-import { DEFAULT_GUARDRAILS } from '../guardrails/defaults.js';
+import { DEFAULT_GUARDRAILS, defaultSubagentsPerRun } from '../guardrails/defaults.js';
 import type { StopLimits } from '../run/index.js';
 import type { AgentJsonSchemas, AgentSchemaName, ScribeAck } from './agent-schemas.js';
 import { leopoldCommand } from '../project-cli/index.js';
@@ -123,7 +123,7 @@ export class RunContext {
       maxWindows: Infinity,
       gated: plan.limits.gated ?? [],
       maxSubagents: plan.limits.maxSubagents ?? DEFAULT_GUARDRAILS.maxSubagents,
-      maxSubagentsPerRun: plan.limits.maxSubagentsPerRun ?? DEFAULT_GUARDRAILS.maxSubagentsPerRun,
+      maxSubagentsPerRun: plan.limits.maxSubagentsPerRun ?? defaultSubagentsPerRun(options.maxIterations),
     };
   }
 

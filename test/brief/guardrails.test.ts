@@ -346,6 +346,15 @@ describe('a misspelt GUARDRAILS line is a diagnostic, never a silent default', (
     ]);
   });
 
+  it('max_subagents_per_run left unset follows max_iterations (40 subagents an iteration); set, it is what it says', () => {
+    expect(parse('max_iterations: 1000\n').guardrails.maxSubagentsPerRun).toBe(40_000);
+    expect(parse('max_iterations: 10\n').guardrails.maxSubagentsPerRun).toBe(400);
+    expect(DEFAULT_GUARDRAILS.maxSubagentsPerRun).toBe(DEFAULT_GUARDRAILS.maxIterations * 40);
+    expect(parse('max_iterations: 1000\nmax_subagents_per_run: 2500\n').guardrails.maxSubagentsPerRun).toBe(2500);
+    // A bad value keeps the derived default, not the constant at 50 iterations.
+    expect(parse('max_subagents_per_run: lots\nmax_iterations: 200\n').guardrails.maxSubagentsPerRun).toBe(8000);
+  });
+
   it.each([['autonomy: maybe'], ['parallel_items: nope'], ['max_iterations: ten'], ['autonomy: ak']])('%s: no guess', (line) => {
     expect(parse(line).diagnostics.map((d) => d.hint)).toEqual(['Until it is fixed the default applies, and leopold run start refuses the file.']);
   });

@@ -25,9 +25,9 @@ function simulateChecklist(items: number, extra: string[]): { code: number | nul
   mkdirSync(join(project, '.leopold'), { recursive: true });
   writeFileSync(join(project, '.leopold', 'PLAN.md'), generateChecklist(items));
   writeFileSync(join(project, '.leopold', 'MISSION.md'), '# Mission\n\nShip the generated plan.\n');
-  // A plan this large raises the run's budgets together, as docs/guardrails.md says: the
-  // default max_subagents_per_run (2,000) fits the default 50 iterations, not 2,000.
-  writeFileSync(join(project, '.leopold', 'GUARDRAILS.md'), `max_iterations: ${items * 2}\nmax_subagents_per_run: ${items * 20}\n`);
+  // A plan this large raises max_iterations only: the run's subagent cap, left unset, follows
+  // it (docs/guardrails.md, Subagents), so the chain never stops subagent_cap.
+  writeFileSync(join(project, '.leopold', 'GUARDRAILS.md'), `max_iterations: ${items * 2}\n`);
   const r = spawnSync(process.execPath, [bin, 'simulate', ...extra], { cwd: project, encoding: 'utf8', timeout: 1_200_000, maxBuffer: 256 * 1024 * 1024 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

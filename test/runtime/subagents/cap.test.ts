@@ -10,7 +10,7 @@ import { RunModelSchema } from '../../../runtime/run/schema.js';
 import { foldEvent, noEventFacts } from '../../../runtime/watch/model.js';
 import { blockOf } from '../../support/stop-output.js';
 import { tempDir } from '../../support/temp.js';
-import { eventsOf, simulate } from '../../workflow/harness.js';
+import { eventsOf, finding, review, simulate } from '../../workflow/harness.js';
 
 // The subagent cap (GUARDRAILS max_subagents / max_subagents_per_run, docs/guardrails.md):
 // one count in the run model, one check before a spawn, the same stop in both engines.
@@ -76,6 +76,17 @@ describe('the workflow engine', () => {
     expect(s.result.done).toBe(1);
     expect(s.result.detail).toMatch(/the run has started 4 subagents, the cap \(max_subagents_per_run: 4\)/);
     expect(s.labels.filter((l) => l !== 'scribe')).toEqual(['i1:implement', 'i1:verify', 'i1:review:correctness', 'i2:implement']);
+  });
+
+  it('max_subagents_per_run left unset follows max_iterations: 40 subagents an iteration', async () => {
+    // One iteration whose reviewer always finds a blocking defect, with review rounds to spare:
+    // the item keeps starting agents until the run's cap, max_iterations (1) × 40, refuses one.
+    const s = await simulate('# Plan\n\n- [ ] Count words\n', {
+      compile: { guardrails: 'max_iterations: 1\nmax_review_rounds: 40\n' },
+      answers: [{ label: 'i1:review:correctness', answers: [review([finding('P1', true)])], once: false }],
+    });
+    expect(s.result.stop).toBe('subagent_cap');
+    expect(s.result.detail).toMatch(/the run has started 40 subagents, the cap \(max_subagents_per_run: 40\)/);
   });
 
   it('never stops a run at the defaults', async () => {
