@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtLeopold, root } from './harness.js';
@@ -15,12 +15,16 @@ beforeAll(async () => {
 });
 
 const FIXTURE = join(root, 'fixtures/repair/dangling-route');
-/** How long the repair command sleeps after it has read the prompt. */
-const REPAIR_SLEEP_S = 2;
+/**
+ * The repair command: it reads the prompt, says it started, then waits until the test has
+ * ticked (the file `ticked`, polled for at most 60 s) before it answers. The tick therefore
+ * lands while the repair runs however slow the machine is; nothing here depends on time.
+ */
+const REPAIR_COMMAND = 'cat >/dev/null; : > started; n=0; while [ ! -e ticked ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n+1)); done; cat answer.md';
 
 interface Raced {
   compile: { code: number; stdout: string; stderr: string };
-  tick: { code: number; stdout: string; ms: number; compileStillRunning: boolean };
+  tick: { code: number; stdout: string; compileStillRunning: boolean };
   plan: Buffer;
   dir: string;
 }
@@ -32,8 +36,7 @@ async function raceTick(item: number): Promise<Raced> {
   const answer = readFileSync(join(FIXTURE, 'answer.md'), 'utf8');
   cpSync(join(FIXTURE, 'answer.md'), join(dir, 'answer.md'));
   expect(answer).toContain('ROUTE 2 fail -> 3');
-  const command = `cat >/dev/null; : > started; sleep ${REPAIR_SLEEP_S}; cat answer.md`;
-  const child = spawn(process.execPath, [bin, 'compile', '--repair-cmd', command], { cwd: dir, env: { ...process.env, LEOPOLD_AUTONOMY: '' } });
+  const child = spawn(process.execPath, [bin, 'compile', '--repair-cmd', REPAIR_COMMAND], { cwd: dir, env: { ...process.env, LEOPOLD_AUTONOMY: '' } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -41,12 +44,11 @@ async function raceTick(item: number): Promise<Raced> {
   const closed = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
   // The repair command is running (it has read the prompt) before the tick starts.
   while (!existsSync(join(dir, 'started'))) await new Promise((resolve) => setTimeout(resolve, 10));
-  const started = Date.now();
   const tick = spawnSync(process.execPath, [bin, 'plan', 'tick', String(item), '--json'], { cwd: dir, encoding: 'utf8' });
-  const ms = Date.now() - started;
   const compileStillRunning = child.exitCode === null;
+  writeFileSync(join(dir, 'ticked'), '');
   const code = await closed;
-  return { compile: { code, stdout, stderr }, tick: { code: tick.status ?? -1, stdout: tick.stdout, ms, compileStillRunning }, plan: readFileSync(join(dir, '.leopold', 'PLAN.md')), dir };
+  return { compile: { code, stdout, stderr }, tick: { code: tick.status ?? -1, stdout: tick.stdout, compileStillRunning }, plan: readFileSync(join(dir, '.leopold', 'PLAN.md')), dir };
 }
 
 /** `text` with item line `prefix` ticked: exactly the one byte `plan tick` changes. */
