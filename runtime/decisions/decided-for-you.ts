@@ -116,7 +116,7 @@ export function decidedForYou(records: readonly DecisionRecord[], options: { tra
   ].join('\n');
 }
 
-/** A block as `leopold simulate` shows it: the same lines, with SIMULATED_CLOSING for the closing line. */
+/** A block as `leopold simulate` shows it: the same lines, with SIMULATED_CLOSING for each closing line (a chain of launches has a block per launch). */
 export function simulatedTrail(block: string): string {
-  return block.endsWith(TRAIL_CLOSING) ? `${block.slice(0, -TRAIL_CLOSING.length)}${SIMULATED_CLOSING}` : block;
+  return block.split('\n').map((line) => (line === TRAIL_CLOSING ? SIMULATED_CLOSING : line)).join('\n');
 }

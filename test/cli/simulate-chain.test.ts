@@ -46,6 +46,9 @@ function expectChainCompletes(items: number, extra: string[], cap: number): void
   for (const launch of launches) expect(launch.agents).toBeLessThanOrEqual(cap);
   expect(launches.reduce((n, l) => n + l.done, 0)).toBe(items);
   expect(r.stdout).toContain('Stop: plan_complete (every item is done)');
+  // The run's counts are the whole chain's, not the last launch's.
+  expect(r.stdout).toContain(`Done ${items}/${items}; incomplete: -;`);
+  expect(r.stdout).toContain(`Agents run: ${launches.reduce((n, l) => n + l.agents, 0)};`);
   // No item dispatched twice, none skipped.
   const implemented = [...r.stdout.matchAll(/ (i\d+):implement /g)].map((m) => m[1]!);
   expect(implemented).toHaveLength(items);
@@ -55,6 +58,24 @@ function expectChainCompletes(items: number, extra: string[], cap: number): void
 describe('leopold simulate: a plan larger than one run', () => {
   it.skipIf(STRESS)('chains launches through run_budget to plan_complete, each item dispatched once (300 items, 250 agents a launch)', () => {
     expectChainCompletes(300, ['--max-agents', '250'], 250);
+  });
+
+  it.skipIf(STRESS)('--json: result, stats and agents are the whole chain\'s; launches lists each', () => {
+    const r = simulateChecklist(40, ['--max-agents', '50', '--json']);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout) as {
+      launches: { launch: number; stop: string; done: number; agents: number }[];
+      result: { stop: string; done: number; total: number; incomplete: number[]; outcomes: { item: number }[] };
+      stats: { agents: number };
+      agents: { launch: number; label: string }[];
+    };
+    expect(json.launches.length).toBeGreaterThan(1);
+    expect(json.result).toMatchObject({ stop: 'plan_complete', done: 40, total: 40, incomplete: [] });
+    expect(json.result.outcomes.map((o) => o.item)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    const agents = json.launches.reduce((n, l) => n + l.agents, 0);
+    expect(json.stats.agents).toBe(agents);
+    expect(json.agents).toHaveLength(agents);
+    expect(json.agents.at(-1)!.launch).toBe(json.launches.length);
   });
 
   it.runIf(STRESS)('a 1,000-item checklist reaches plan_complete across chained runs at the 1,000-agent cap', () => {

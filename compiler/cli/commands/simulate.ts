@@ -8,7 +8,7 @@ import { SCRIPT_PATH } from '../../emit/index.js';
 import { checkEmittedScript } from '../../emit/emitted-check.js';
 import { compile } from '../../index.js';
 import type { HostRun } from '../../../runtime/host/index.js';
-import { runLaunches } from '../launch-chain.js';
+import { chainResult, chainStats, runLaunches } from '../launch-chain.js';
 import { parseModelScript, type ModelScript } from '../../../runtime/scripted-model/index.js';
 import { rehearseInClaudeCode } from './simulate-claude-code.js';
 import { simulatedTrail } from '../../../runtime/decisions/decided-for-you.js';
@@ -159,20 +159,27 @@ function launchSummary(run: HostRun, n: number): Record<string, unknown> {
   return { launch: n + 1, stop: result.stop, detail: result.detail, done: result.done, total: result.total, agents: run.stats.agents };
 }
 
-/** The run as one JSON document (`--json`); `launches` are the earlier launches of a chain (each stopped at run_budget). */
+/**
+ * The run as one JSON document (`--json`); `launches` are the earlier launches of a chain
+ * (each stopped at run_budget). `result`, `stats`, `agents`, `phases` and `logs` are the
+ * whole chain's (launch-chain.ts chainResult); each agent names its launch when there were several.
+ */
 export function simulationJson(header: Header, run: HostRun, launches: readonly HostRun[] = []): Record<string, unknown> {
+  const runs = [...launches, run];
+  const chained = launches.length > 0;
+  const result = chainResult(runs);
   return {
     ...header,
-    ...(launches.length > 0 ? { launches: [...launches, run].map((r, n) => (r.ok ? launchSummary(r, n) : { launch: n + 1, ok: false })) } : {}),
+    ...(chained ? { launches: runs.map((r, n) => (r.ok ? launchSummary(r, n) : { launch: n + 1, ok: false })) } : {}),
     ok: run.ok,
-    phases: run.phases,
-    agents: run.journal.map((call) => ({ index: call.index, label: call.label, phase: call.phase, status: call.status, tokens: call.tokens })),
+    phases: [...new Set(runs.flatMap((r) => r.phases))],
+    agents: runs.flatMap((r, n) => r.journal.map((call) => ({ ...(chained ? { launch: n + 1 } : {}), index: call.index, label: call.label, phase: call.phase, status: call.status, tokens: call.tokens }))),
     // Nothing was written: the block must not point at a trail, in JSON either.
-    result: run.result ? { ...(run.result as WorkflowResult), decidedForYou: simulatedTrail((run.result as WorkflowResult).decidedForYou) } : null,
+    result: result ? { ...result, decidedForYou: simulatedTrail(result.decidedForYou) } : null,
     error: run.error ?? null,
     violations: run.violations ?? [],
-    logs: run.logs,
-    stats: run.stats,
+    logs: runs.flatMap((r) => r.logs),
+    stats: chainStats(runs),
   };
 }
 
@@ -189,8 +196,9 @@ export function renderSimulation(header: Header, run: HostRun, launches: readonl
       out.push(`  ${String(n + 1).padStart(3)}  ${(r?.stop ?? 'failed').padEnd(14)}  done ${r?.done ?? 0}/${r?.total ?? 0}  agents ${launch.stats.agents}`);
     });
   }
-  out.push('', `Phases: ${run.phases.join(' → ') || '(none)'}`);
-  const journal = [...launches, run].flatMap((launch) => launch.journal);
+  const runs = [...launches, run];
+  out.push('', `Phases: ${[...new Set(runs.flatMap((launch) => launch.phases))].join(' → ') || '(none)'}`);
+  const journal = runs.flatMap((launch) => launch.journal);
   out.push('', `Agents (${journal.length}${launches.length > 0 ? `, ${launches.length + 1} launches` : ''}):`);
   const width = Math.max(5, ...journal.map((call) => (call.label ?? '').length));
   for (const call of journal) {
@@ -202,16 +210,15 @@ export function renderSimulation(header: Header, run: HostRun, launches: readonl
     for (const v of run.violations ?? []) out.push(`  ${v.line}:${v.column} ${v.code} ${v.message}`);
     return `${out.join('\n')}\n`;
   }
-  const result = run.result as WorkflowResult;
-  const notes = run.logs.filter((line) => !line.startsWith('stop:'));
+  const result = chainResult(runs)!;
+  const notes = runs.flatMap((launch) => launch.logs).filter((line) => !line.startsWith('stop:'));
   if (notes.length > 0) out.push('', 'Log:', ...notes.map((line) => `  ${line}`));
   // Nothing was written: the block must not point at a trail (docs/workflow.md).
   out.push('', result.decidedForYou === '' ? 'Decisions: none' : simulatedTrail(result.decidedForYou));
   out.push('', `Stop: ${result.stop} (${result.detail})`);
   const list = (xs: readonly number[]) => (xs.length === 0 ? '-' : xs.join(', '));
   out.push(`Done ${result.done}/${result.total}; incomplete: ${list(result.incomplete)}; stranded: ${list(result.stranded)}; routed around: ${list(result.routedAround)}`);
-  const agents = [...launches, run].reduce((n, launch) => n + launch.stats.agents, 0);
-  const tokens = [...launches, run].reduce((n, launch) => n + launch.stats.tokensSpent, 0);
-  out.push(`Agents run: ${agents}; tokens: ${tokens}`);
+  const stats = chainStats(runs);
+  out.push(`Agents run: ${stats.agents}; tokens: ${stats.tokensSpent}`);
   return `${out.join('\n')}\n`;
 }
