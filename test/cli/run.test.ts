@@ -82,10 +82,16 @@ describe('leopold run', () => {
     expect(events(root).map((e) => e.event)).toEqual(['start', 'kill_switch', 'finish']);
     expect(events(root)[2]).toMatchObject({ event: 'finish', reason: 'kill_switch', iteration: 0 });
 
-    // Finishing again: nothing active, nothing written.
+    // Finishing again: nothing active, nothing written; the run's report once more (a run the
+    // Stop hook ended showed it only in the client).
     const before = readFileSync(join(root, '.leopold', 'state.json'), 'utf8');
-    expect(leopold(bin, root, ['run', 'finish']).stdout).toMatch(/^No active run\.\n/);
+    const eventsBefore = readFileSync(join(root, '.leopold', 'events.jsonl'), 'utf8');
+    const ended = leopold(bin, root, ['run', 'finish']);
+    expect(ended.code).toBe(0);
+    expect(ended.stdout).toMatch(/^No active run: the last run already ended \(kill_switch, \d{4}-\d\d-\d\dT[\d:.]+Z\)\. Its report:\n\nLeopold run ended: kill_switch/);
+    expect(ended.stdout).toContain('  1. [decision] Dana — Database Reliability Lead (D1): Run the additive migration first.');
     expect(readFileSync(join(root, '.leopold', 'state.json'), 'utf8')).toBe(before);
+    expect(readFileSync(join(root, '.leopold', 'events.jsonl'), 'utf8')).toBe(eventsBefore);
 
     // The kill switch blocks a new start until a person removes it.
     const blocked = leopold(bin, root, ['run', 'start']);

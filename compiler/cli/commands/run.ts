@@ -143,8 +143,25 @@ export async function finishRun(
     (finished) => (wasActive ? recordEvents(dir, [{ event: 'finish', reason: finished.stop_reason, iteration: finished.iteration }], now) : undefined),
   );
   if (!wasActive) return null;
-  const journal = eventsOfRun(readAllEvents(dir)); // read once: the outcome labels, the follow-ups and the receipts come from it
-  const summary = renderRunSummary(state, {
+  return { state, summary: runReport(dir, state, plan, detail, eventsOfRun(readAllEvents(dir))) };
+}
+
+/**
+ * The report of a run that already ended (the Stop hook, a StopFailure or an earlier `run
+ * finish` ended it), as `run finish` printed or would have printed it, or null when no run
+ * ever started here. Reads only: nothing is written.
+ */
+export function endedRunReport(dir: string): { state: RunState; summary: string } | null {
+  const state = readState(dir).state;
+  if (state === null || state.active || state.started_at === null) return null;
+  const journal = eventsOfRun(readAllEvents(dir));
+  return { state, summary: runReport(dir, state, planOf(dir), stopOf(journal)?.detail || null, journal) };
+}
+
+/** The run's report from its state, the plan now and the run's journal (read once: outcome labels, follow-ups and receipts come from it). */
+function runReport(dir: string, state: RunState, plan: PlanIR | null, detail: string | null, journal: readonly LoggedEvent[]): string {
+  const open = plan?.items.filter((item) => !item.done) ?? [];
+  return renderRunSummary(state, {
     plan: plan ? { done: plan.items.length - open.length, total: plan.items.length } : null,
     detail,
     remaining: open.map((item) => ({ index: item.index, text: item.text })),
@@ -152,7 +169,6 @@ export async function finishRun(
     evidence: runEvidence(journal),
     decidedForYou: decisionsOfRun(dir, state),
   });
-  return { state, summary };
 }
 
 /**
@@ -437,7 +453,11 @@ export function registerRun(program: Command): void {
     .action(async (options: { reason?: string; acceptChanges?: boolean }) => {
       const dir = briefDir(process.cwd());
       const finished = await finishRun(dir, options.reason ?? null);
-      process.stdout.write(finished ? `${finished.summary}\n` : 'No active run.\n');
+      // A run that already ended (the Stop hook stopped it): nothing to end, and its report again.
+      const ended = finished ? null : endedRunReport(dir);
+      process.stdout.write(
+        finished ? `${finished.summary}\n` : ended ? `No active run: the last run already ended (${ended.state.stop_reason ?? 'finished'}, ${ended.state.finished_at ?? 'time unknown'}). Its report:\n\n${ended.summary}\n` : 'No active run.\n',
+      );
       if (readLockRecord(dir) !== null) {
         // A grant lasts one run; the audit says whether the run left anything that fires later.
         const ended = grantsEndedText(lockedWrite(() => endGrants(dir, { now: new Date() })), 'with the run');
