@@ -41,7 +41,8 @@ export function runGuard(stdin: string, where: GuardEnvironment): string {
     if (leopoldDir === null || !isRunActive(leopoldDir)) return '';
     // A subagent spawn: counted against GUARDRAILS max_subagents, refused past it (docs/guardrails.md).
     if (typeof call.tool_name === 'string' && SUBAGENT_TOOLS.has(call.tool_name)) {
-      const spawn = subagentSpawn(leopoldDir, where.now?.() ?? new Date());
+      const session = typeof call.session_id === 'string' && call.session_id !== '' ? call.session_id : null;
+      const spawn = subagentSpawn(leopoldDir, where.now?.() ?? new Date(), session);
       return spawn === null || spawn.allow ? '' : render({ decision: 'deny', reason: spawn.reason, findings: [] });
     }
     const home = where.env.HOME || homedir();

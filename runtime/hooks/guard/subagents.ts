@@ -20,12 +20,17 @@ export type SpawnVerdict = { allow: true } | { allow: false; reason: string };
  * folds into the run model), or, when the item or the run has reached its cap, refuses it
  * and logs `subagent-cap` (the next Stop stops the run with `subagent_cap`). The count so
  * far is state.json's (up to the last Stop) plus the `subagent` events logged since that
- * dispatch. Null (no opinion) when no session run has an item out: a workflow run, a run
- * between items, an unreadable state. Throws only on I/O the caller fails closed on.
+ * dispatch. Null (no opinion) when no session run has an item out (a workflow run, a run
+ * between items, an unreadable state) or when `session` is not the run's owner: another
+ * Claude Code session in the project works for itself, not for the run (docs/runtime.md,
+ * one owner per run), so its subagents are not the run's. Throws only on I/O the caller
+ * fails closed on.
  */
-export function subagentSpawn(leopoldDir: string, now: Date): SpawnVerdict | null {
+export function subagentSpawn(leopoldDir: string, now: Date, session: string | null): SpawnVerdict | null {
   const state = readJson(join(leopoldDir, 'state.json'));
   if (state === null || state.active !== true || state.engine !== 'session') return null;
+  const owner = (state.owner as { session?: unknown } | null | undefined)?.session;
+  if (session !== null && typeof owner === 'string' && owner !== '' && owner !== session) return null;
   const pending = (state.hook as { pending?: { item?: unknown; offset?: unknown } } | undefined)?.pending;
   if (!pending || typeof pending.item !== 'number' || typeof pending.offset !== 'number') return null;
   const item = pending.item;

@@ -14,6 +14,8 @@ export interface ToolCall {
   cwd?: unknown;
   /** Inside a subagent: its type; a workflow agent given `agentType` carries that agent's name (measured on 2.1.332). */
   agent_type?: unknown;
+  /** The session making the call (every hook input carries it). */
+  session_id?: unknown;
 }
 
 

@@ -111,7 +111,8 @@ describe('the session engine: the guard counts Agent/Task calls, the Stop hook s
     const transcript = join(root, 'transcript.jsonl');
     writeFileSync(transcript, '{"type":"user"}\n');
     const stop = () => runStopHook(JSON.stringify({ session_id: 's1', transcript_path: transcript, cwd: root, hook_event_name: 'Stop', background_tasks: [] }), { env: {}, processCwd: root });
-    const spawn = (tool = 'Agent') => runGuard(JSON.stringify({ tool_name: tool, tool_input: { description: 'explore', prompt: 'look around' }, cwd: root }), { env: {}, processCwd: root });
+    const spawn = (tool = 'Agent', session = 's1') =>
+      runGuard(JSON.stringify({ session_id: session, tool_name: tool, tool_input: { description: 'explore', prompt: 'look around' }, cwd: root }), { env: {}, processCwd: root });
     const events = () => readFileSync(join(leo, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const state = () => JSON.parse(readFileSync(join(leo, 'state.json'), 'utf8')) as Record<string, unknown>;
     return { root, leo, stop, spawn, events, state };
@@ -137,6 +138,16 @@ describe('the session engine: the guard counts Agent/Task calls, the Stop hook s
     expect(s.state()).toMatchObject({ active: false, stop_reason: 'subagent_cap', subagents: { total: 2, by_item: { '1': 2 } } });
     expect(s.events().at(-1)).toMatchObject({ event: 'stop', reason: 'subagent_cap', iteration: 1 });
     expect(renderStatus(readState(s.leo), false)).toMatch(/stop reason: subagent_cap\n[^]*· subagents: 2 \(most: item 1, 2\)\n/);
+  });
+
+  it("another session's Agent calls are not the run's: neither counted nor refused; the owner's still are", async () => {
+    const s = await session('- max_subagents: 1\n');
+    expect(blockOf(await s.stop())).toMatch(/item 1/);
+    expect(s.state()).toMatchObject({ owner: { session: 's1' } });
+    expect([s.spawn('Agent', 's2'), s.spawn('Task', 's2'), s.spawn('Agent', 's2')]).toEqual(['', '', '']);
+    expect(s.events().filter((e) => e.event === 'subagent' || e.event === 'subagent-cap')).toEqual([]);
+    expect(s.spawn('Agent', 's1')).toBe('');
+    expect(s.spawn('Agent', 's1')).toMatch(/"deny"/);
   });
 
   it('keeps the run count across items: max_subagents_per_run stops the second item', async () => {
