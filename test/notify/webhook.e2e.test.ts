@@ -44,8 +44,7 @@ function project(webhook: string, options: { plan: string; state?: unknown }): s
   return dir;
 }
 
-function run(argv: string[], cwd: string, stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
-  const started = Date.now();
+function run(argv: string[], cwd: string, stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, LEOPOLD_AUTONOMY: '' };
   delete env.CLAUDE_PROJECT_DIR;
   return new Promise((resolve, reject) => {
@@ -55,7 +54,7 @@ function run(argv: string[], cwd: string, stdin = ''): Promise<{ code: number | 
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(stdin);
   });
 }
