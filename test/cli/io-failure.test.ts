@@ -141,6 +141,11 @@ describe('I/O failures: one line, exit 2, nothing half-written', () => {
     const out = leopold(dir, ['record'], { asNobody: true, input: JSON.stringify({ events: [{ event: 'failure', item: 1, kind: 'blocked', evidence: 'x' }] }) });
     expect(out.code).toBe(2);
     expect(out.stderr).not.toMatch(/internal error|\n\s+at /);
+    // The ack names the file relative to the project, never a path on this machine.
+    const ack = JSON.parse(out.stdout) as { ok: boolean; error: string };
+    expect(ack.ok).toBe(false);
+    expect(ack.error).toMatch(/^cannot [\w ]+ \.leopold\/\S+: permission denied \(EACCES\)$/);
+    expect(ack.error).not.toContain(dir);
   });
 
   it('init: .claude is a file (EEXIST/ENOTDIR); settings.json not written', () => {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { findBriefDir } from '../../brief/find.js';
 import { decodeBase64Option } from '../io.js';
+import { ioFailureLine } from '../io-error.js';
 // The writer's modules one by one, not the runtime/decisions barrel: a scribe runs this
 // command on every write, and the barrel would load zod (schema.ts) for nothing.
 import { appendDecisions } from '../../../runtime/decisions/append.js';
@@ -8,7 +9,7 @@ import { recordEvents } from '../../../runtime/decisions/events.js';
 import { DecisionRefusedError, refusalOf, stopAndAskQuestion, type Refusal } from '../../../runtime/decisions/protocol.js';
 import { describeRecordIssues, parseRecordInput } from '../../../runtime/decisions/record-input.js';
 import type { DecisionInput, EventInput } from '../../../runtime/decisions/schema.js';
-import { dirname } from 'node:path';
+import { dirname, relative } from 'node:path';
 
 /** What `leopold record` prints: one JSON line (docs/decisions.md). */
 export type RecordAck = { ok: true; numbers: number[]; path?: string; events?: number } | { ok: false; error: string };
@@ -55,7 +56,8 @@ export async function recordDocument(raw: string, cwd: string, now: () => Date =
     return { ack: { ok: true, numbers, ...(numbers.length > 0 ? { path: ACK_PATH } : {}), ...(events > 0 ? { events } : {}) }, code: 0 };
   } catch (error) {
     if (error instanceof DecisionRefusedError) return { ack: { ok: false, error: error.message }, code: 1 };
-    return unusable(`could not write to ${leopoldDir}: ${(error as Error).message}`);
+    // One line naming the file and the cause, relative to where the command ran (as every command says it).
+    return unusable(ioFailureLine(error, cwd) ?? `could not write to ${relative(cwd, leopoldDir) || '.'}: ${(error as Error).message}`);
   }
 }
 
