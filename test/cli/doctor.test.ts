@@ -13,7 +13,7 @@ import { tempDir } from '../support/temp.js';
 let pkg: string;
 beforeAll(async () => {
   pkg = await privatePackage();
-}, 180_000);
+});
 
 interface Check {
   id: string;

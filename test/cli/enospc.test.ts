@@ -23,7 +23,7 @@ beforeAll(async () => {
   const pkg = await privatePackage();
   bin = join(pkg, 'dist', 'leopold.js');
   stopHook = join(pkg, 'dist', 'hooks', 'stop.js');
-}, 180_000);
+});
 afterAll(() => {
   if (canMount) spawnSync('umount', [mnt]);
   rmSync(mnt, { recursive: true, force: true });

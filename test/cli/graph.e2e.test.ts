@@ -16,7 +16,7 @@ const root = realpathSync(mkdtempSync(join(tmpdir(), 'leopold-cli-')));
 
 beforeAll(async () => {
   bin = await leopoldBinary();
-}, 180_000);
+});
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function leopold(args: string[], cwd: string, extra: SpawnSyncOptions = {}) {

@@ -20,7 +20,7 @@ beforeAll(async () => {
   const pkg = await privatePackage();
   bin = join(pkg, 'dist', 'leopold.js');
   for (const dir of [work, pkg]) chmodSync(dir, 0o755); // nobody must reach the binary and the projects below
-}, 180_000);
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 let n = 0;

@@ -98,5 +98,5 @@ describe('leopold record under concurrency', () => {
 
     // No lock or temp file left behind: DECISIONS.md and the lift of CHARTER.md the writers share.
     expect(readdirSync(join(project, '.leopold')).sort()).toEqual(['.CHARTER.md.rules', 'DECISIONS.md']);
-  }, 480_000);
+  });
 });

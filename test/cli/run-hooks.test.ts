@@ -12,7 +12,7 @@ import { tempDir } from '../support/temp.js';
 let pkg = '';
 beforeAll(async () => {
   pkg = await privatePackage();
-}, 180_000);
+});
 
 const NODE_DIR = dirname(process.execPath);
 

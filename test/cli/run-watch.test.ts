@@ -94,7 +94,7 @@ describe('leopold run status --watch', () => {
       'turn 4: item 3 "Add a changelog entry" (attempt 1)',
     ]);
     expect(lines.at(-1)).toMatch(/^stopped: plan_complete/);
-  }, 180_000);
+  });
 
   it('with no active run it shows the last one once and exits 0; --watch with --json is a usage error', async () => {
     const dir = tempDir('leopold-watch-idle-');

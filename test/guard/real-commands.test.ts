@@ -128,7 +128,7 @@ describe('the corpus of real commands, through the registered hook', () => {
     expect(gone, 'in docs/guard.md, but no longer refused').toEqual([]);
     // Each refusal names a part of the command or of a file it runs, and what to do instead.
     for (const r of v.refused) expect(r.reason, r.command).toMatch(/^Leopold guard: refused `.+`.*Instead: /s);
-  }, 120_000);
+  });
 
   it('without the OS layer: every ship command refused; the share of ordinary commands allowed is printed', () => {
     arm(false);
@@ -137,7 +137,7 @@ describe('the corpus of real commands, through the registered hook', () => {
     expect(v.missed).toEqual([]);
     // Refusing more than with the OS layer is the cost of no sandbox (docs/guard.md, "Two modes"), never less.
     expect(v.allowed).toBeLessThanOrEqual(v.ordinary);
-  }, 120_000);
+  });
 
   it('the built dist/hooks/guard.js answers a sample of each repository as runGuard does', async () => {
     arm(true);
@@ -159,5 +159,5 @@ describe('the corpus of real commands, through the registered hook', () => {
       }
     }
     expect(sampled).toBeGreaterThanOrEqual(repos.length);
-  }, 300_000);
+  });
 });

@@ -19,7 +19,7 @@ beforeAll(async () => {
   const pkg = await privatePackage();
   bin = join(pkg, 'dist', 'leopold.js');
   stopHook = join(pkg, 'dist', 'hooks', 'stop.js');
-}, 180_000);
+});
 
 const work = tempDir('leopold-special-');
 const env = { ...process.env, LEOPOLD_AUTONOMY: '', CLAUDE_CODE_SESSION_ID: '', CLAUDE_PROJECT_DIR: '' };

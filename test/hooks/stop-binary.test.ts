@@ -15,7 +15,7 @@ let bins: Record<string, string[]> = {};
 beforeAll(async () => {
   bins = await builtHook(work, 'stop');
   chmodSync(work, 0o755); // the read-only case runs the hook as nobody
-}, 180_000);
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const PLAIN = '# Plan\n\n- [ ] First thing\n- [ ] Second thing\n';

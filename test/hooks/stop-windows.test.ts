@@ -16,7 +16,7 @@ let hook: string[] = [];
 
 beforeAll(async () => {
   hook = (await builtHook(work, 'stop'))['dist/hooks/stop.js']!;
-}, 180_000);
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const MIB = 1024 * 1024;

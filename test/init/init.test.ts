@@ -18,7 +18,7 @@ const { guard, stop } = PROJECT_HOOKS;
 beforeAll(async () => {
   pkg = await privatePackage();
   cli = join(pkg, 'dist', 'leopold.js');
-}, 180_000);
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 let n = 0;

@@ -47,7 +47,7 @@ beforeAll(async () => {
   for (const tool of ['node', 'npm', 'npx', 'git', 'sh', 'cat', 'tar']) symlinkSync(realpathSync(which(tool)), join(bin, tool));
   // npm pack runs `prepare` (the build): under the build lock, so no other suite sees dist/ half-built.
   await underBuildLock(() => execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, stdio: 'pipe' }));
-}, 300_000);
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the npm package', () => {

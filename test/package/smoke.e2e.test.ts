@@ -90,7 +90,7 @@ beforeAll(async () => {
   gitRepo(repo);
   expectExit(run('npm', ['install', '--save-dev', tarball], repo), 0);
   gitRepo(pluginRepo);
-}, 300_000);
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed tarball, installed with npm i -D in a fresh repository', () => {

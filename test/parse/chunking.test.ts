@@ -69,7 +69,7 @@ describe('chunked parse equals the whole-document parse', () => {
     expect(parsePlanWith(text, 'PLAN.md', TINY)).toEqual(whole);
     // Default limits really cut a plan this size (or the test would prove nothing).
     expect([...markdownPieces(readSource(text), { lines: 200, chars: 16 * 1024 })].length).toBeGreaterThan(2);
-  }, 60_000);
+  });
 
   it('small plans stay one piece', () => {
     const text = generatePlan(20);
@@ -127,12 +127,12 @@ describe('chunked parse on adversarial markdown', () => {
     // cut the scanner offered (a fence inside a list item, a table, …).
     expect(pieces).toBeGreaterThan(runs * 3);
     expect(refused).toBeGreaterThan(0);
-  }, 120_000);
+  });
 
   it('holds on the fuzz grammar of plan-ish text too', () => {
     fc.assert(
       fc.property(planText, (text) => expectSameAsWhole(text, TINY)),
       { numRuns: sized(150, 500) },
     );
-  }, 60_000);
+  });
 });
