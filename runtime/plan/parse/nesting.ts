@@ -75,8 +75,11 @@ export function tooDeepLine(source: SourceText, limit = MAX_NESTING): TooDeep | 
       let width = 1;
       if (code === SPACE) blanks += opened ? 0 : 1;
       else if (code === TAB) blanks += opened ? 0 : 4;
-      else if (code === QUOTE) markers++;
-      else {
+      else if (code === QUOTE) {
+        markers++;
+        // One space after `>` belongs to the block quote marker, not to indentation.
+        if (body.charCodeAt(at + 1) === SPACE) width = 2;
+      } else {
         if ((code === DASH || code === STAR) && breakFrom === -1) breakFrom = thematicBreakStart(body, start, end);
         width = at === breakFrom ? 0 : markerWidth(body, at, end);
         if (width === 0) break;
