@@ -52,8 +52,13 @@ const BACKSLASH = 92;
  *   Those are at most half these blank columns (a tab counted as four), and at most the
  *   depth of any earlier line, since only a line with markers opens containers.
  *
+ * - Except footnote definitions one directly inside the next: four columns continue the
+ *   whole chain (micromark's continuation of the inner one sees the outer one's
+ *   indentation). So the longest such chain so far is added once a line has four blank
+ *   columns; a chain grows only by labels on a line indented that far or on one line.
+ *
  * So a line counts its `>` and list markers, plus half the blank columns before its first
- * list marker capped at the deepest line before it. Text indented deep inside a code block counts nothing past the
+ * list marker (and the footnote chain) capped at the deepest line before it. Text indented deep inside a code block counts nothing past the
  * depth of the lines around it. A `-`/`*` that begins a thematic break (`- - -`) is not a
  * marker. Markers inside a fenced code block are counted like any other: a line there with
  * more than `limit` markers is refused too (the scan does not know about fences).
@@ -61,12 +66,14 @@ const BACKSLASH = 92;
 export function tooDeepLine(source: SourceText, limit = MAX_NESTING): TooDeep | null {
   const { body, lineStarts, lineEnds } = source;
   let deepest = 0; // the deepest any line so far may nest
+  let footnotes = 0; // the longest chain of footnote definitions, one inside the next, so far
   for (let line = 0; line < lineStarts.length; line++) {
     const start = lineStarts[line] as number;
     const end = lineEnds[line] as number;
     let markers = 0; // `>`, list markers and footnote labels
     let blanks = 0; // columns of blanks before the first list marker or footnote label
     let opened = false; // a list marker or footnote label was seen
+    let labels = 0; // footnote labels
     let breakFrom = -1; // where a thematic break starts on this line (-1: not looked for yet)
     let over = -1; // where the count passes the limit
     let at = start;
@@ -84,16 +91,25 @@ export function tooDeepLine(source: SourceText, limit = MAX_NESTING): TooDeep | 
         width = at === breakFrom ? 0 : markerWidth(body, at, end);
         if (width === 0) break;
         markers++;
+        if (code === OPEN) labels++;
         opened = true;
       }
-      if (over < 0 && markers + Math.min(deepest, blanks >> 1) > limit) over = at;
+      if (over < 0 && markers + continued(blanks) > limit) over = at;
       at += width;
     }
-    const depth = markers + Math.min(deepest, blanks >> 1);
+    const depth = markers + continued(blanks);
     if (over >= 0) return { line: line + 1, column: over - start + 1, depth };
     deepest = Math.max(deepest, depth);
+    footnotes = Math.max(footnotes, labels + (blanks >= 4 ? footnotes : 0));
   }
   return null;
+
+  /** At most how many open containers a line continues with `blanks` columns of indentation. */
+  function continued(blanks: number): number {
+    // A footnote definition directly inside another is continued by the outer one's four
+    // columns, for nothing (micromark 4.0.3 checks the indentation event before its own).
+    return Math.min(deepest, (blanks >> 1) + (blanks >= 4 ? footnotes : 0));
+  }
 }
 
 /** The width of a list marker or footnote label at `at`; 0 when there is none. */
