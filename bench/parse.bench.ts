@@ -76,8 +76,61 @@ const fmt = (ms: number | undefined): string =>
   ms === undefined ? '—' : ms < 1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(2) : ms.toFixed(0);
 const times = (x: number): string => `${x.toFixed(2)}x`;
 
+/**
+ * Hostile plans (issue 30), one row per shape: CPU of analyzePlan on it, and what it gave.
+ * Before the nesting limit, the vendored EditMap and the plan parser's phrasing-free
+ * Markdown, the 10,000-deep line took over 90 s, 1,400 lines at the limit 43 s, 4,000
+ * nested items closing under one 22 s, a 100 KB line of `[a](` 5 s (docs/decisions/).
+ */
+const DEEP = 10_000;
+const DEEP_TARGET_MS = 2_000;
+const lines = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join('\n');
+// `> q` first keeps a plan off the line reader (runtime/plan/parse/plain.ts): remark parses it.
+const HOSTILE: Array<[string, () => string]> = [
+  [`list nested ${DEEP.toLocaleString('en')} deep (one line of "- ")`, () => `- [ ] top\n${'- '.repeat(DEEP)}[ ] deep\n`],
+  [`block quotes nested ${DEEP.toLocaleString('en')} deep`, () => `- [ ] top\n${'> '.repeat(DEEP)}- [ ] quoted\n`],
+  ['1,400 lines, each 32 lists deep (the limit)', () => `${lines(1_400, (i) => `${'- '.repeat(32)}[ ] item ${i}`)}\n`],
+  ['10,000 nested items closing under one item', () => `- [ ] top\n${lines(10_000, (i) => `  - - [ ] child ${i}`)}\n`],
+  ['one 100 KB line of "[a]("', () => `> q\n\n- [ ] x ${'[a]('.repeat(25_000)}\n`],
+  ['one 100 KB line of backticks', () => `> q\n\n- [ ] x ${'`'.repeat(100_000)}\n`],
+  ['one 100 KB line of "*a _" (emphasis)', () => `> q\n\n- [ ] x ${'*a _'.repeat(25_000)}\n`],
+  ['one 100 KB line of "`a *b _" (code and emphasis)', () => `> q\n\n- [ ] x ${'`a *b _'.repeat(14_286)}\n`],
+];
+
+function hostileTable(): BenchTable {
+  analyzePlan('> q\n\n- [ ] warm up\n', 'PLAN.md');
+  let deepMs = 0;
+  const rows = HOSTILE.map(([shape, make], row) => {
+    const text = make();
+    process.stderr.write(`parse bench: ${shape}…\n`);
+    let outcome = '';
+    const ms = timeOnce((t) => {
+      const { ir, diagnostics } = analyzePlan(t, 'PLAN.md');
+      const errors = diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} at ${d.line}:${d.column}`);
+      const n = ir.items.length;
+      outcome = errors.length > 0 ? errors.join(', ') : `${n.toLocaleString('en')} item${n === 1 ? '' : 's'}`;
+    }, text);
+    if (row === 0) deepMs = ms;
+    return [shape, (text.length / 1024).toFixed(0), fmt(ms), outcome];
+  });
+  return {
+    title: 'Hostile plans: parse + validate (analyzePlan)',
+    columns: ['shape', 'KiB', 'cpu ms', 'outcome'],
+    rows,
+    notes: [
+      `One run each, CPU time (user + system). Node ${process.version}. Nesting past 32 levels is refused by a linear scan before remark reads the plan (runtime/plan/parse/nesting.ts); what still reaches remark costs linear time (the vendored EditMap, docs/decisions/vendored-edit-map.md; no phrasing constructs, runtime/plan/parse/markdown.ts).`,
+      `${DEEP.toLocaleString('en')}-deep nesting answered in <= ${DEEP_TARGET_MS} ms CPU: ${fmt(deepMs)} ms — ${deepMs <= DEEP_TARGET_MS ? 'met' : 'NOT met'}.`,
+    ],
+  };
+}
+
+/** The parse bench tables: plans by size, then hostile plans. */
+export default async function parseBench(): Promise<BenchTable[]> {
+  return [sizeTable(), hostileTable()];
+}
+
 /** The parse bench table. */
-export default async function parseBench(): Promise<BenchTable> {
+function sizeTable(): BenchTable {
   const results = SIZES.map((items) => {
     const text = generatePlan(items);
     process.stderr.write(`parse bench: ${items} items (${(text.length / 1024).toFixed(0)} KiB)…\n`);
@@ -105,7 +158,7 @@ export default async function parseBench(): Promise<BenchTable> {
       `Median CPU time (user + system) of interleaved rounds after warm-up; plans from bench/plans.ts (seed 1); plain remark (no gfm) only up to ${PLAIN_UP_TO_ITEMS} items. Node ${process.version}.`,
       `Overhead target <= ${OVERHEAD_TARGET}x over remark+gfm (sizes >= 100; 10 items is fixed-cost noise): worst ${times(worstOverhead)} — ${verdict(worstOverhead <= OVERHEAD_TARGET)}.`,
       `Growth 1,000 -> 10,000 items: analyze ${times(growth)} (remark+gfm alone ${times(gfmGrowth)}); target <= ${GROWTH_TARGET}x — ${verdict(growth <= GROWTH_TARGET)}.`,
-      'remark + gfm on one document is itself super-linear on these plans (its own growth above: micromark re-copies its event list as containers close). The baseline columns stay one whole-document parse, the honest remark-parse-alone figure; analyze parses the Markdown in independent top-level pieces (runtime/plan/parse/chunks.ts, same IR byte for byte), so it grows linearly and can beat that baseline on large plans.',
+      'remark + gfm on one document was super-linear on these plans (micromark 4.0.3 re-copied its whole event list each time a container closed); both columns now run with the vendored EditMap that copies only the edited tail (docs/decisions/vendored-edit-map.md). The baseline columns stay one whole-document parse, the honest remark-parse-alone figure; analyze parses the Markdown in independent top-level pieces (runtime/plan/parse/chunks.ts, same IR byte for byte), so it grows linearly and can beat that baseline on large plans.',
     ],
   };
 }

@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import { removeBenchTempDirs } from './temp.js';
 
-/** What each `bench/*.bench.ts` module's default export returns: one printed table. */
+/** What each `bench/*.bench.ts` module's default export returns: one printed table (or several). */
 export interface BenchTable {
   title: string;
   columns: string[];
@@ -38,8 +38,8 @@ const exact = benches.filter((f) => only.includes(f));
 const files = (exact.length > 0 ? exact : benches.filter((f) => only.length === 0 || only.some((o) => f.includes(o)))).sort();
 if (files.length === 1) {
   try {
-    const mod = (await import(pathToFileURL(join(here, files[0]!)).href)) as { default: () => Promise<BenchTable> };
-    printTable(await mod.default());
+    const mod = (await import(pathToFileURL(join(here, files[0]!)).href)) as { default: () => Promise<BenchTable | BenchTable[]> };
+    for (const table of [await mod.default()].flat()) printTable(table);
   } finally {
     removeBenchTempDirs();
   }

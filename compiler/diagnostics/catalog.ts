@@ -18,6 +18,7 @@ export const CATALOG = {
   'write-scope-overlap': { severity: 'warning', hint: 'Give items of one wave disjoint @writes, order one after the other with (after: N), or set parallel_items: off.' },
   'did-you-mean': { severity: 'warning', hint: 'Correct the spelling; as written it does not do what it looks like.' },
   'not-a-checkbox': { severity: 'warning', hint: 'Only [ ], [x] and [X] make an item; use an {#anchor} to name items that never move.' },
+  'nesting-too-deep': { severity: 'error', hint: 'Nest at most 32 levels: each ">" and each list marker opens one, and the indentation before a line\'s first list marker keeps at most one open per two columns (a tab counts four).' },
   'bad-guardrail': { severity: 'warning', hint: 'Until it is fixed the default applies, and leopold run start refuses the file.' },
   'unknown-guardrail': { severity: 'warning', hint: 'Until it is fixed the line is ignored, and leopold run start refuses the file.' },
   'unclosed-comment': { severity: 'warning', hint: 'Close the comment with -->; until then leopold run start refuses the file.' },

@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { FileError } from '../fs/file-error.js';
 import { MAX_READ_BYTES, readRegularFile } from '../fs/read.js';
 import type { PlanItem } from './schema.js';
 
@@ -23,14 +24,21 @@ interface CacheFile {
   items: readonly PlanItem[];
 }
 
-/** The items of `text` (the PLAN.md at `planPath`, as read), from the cache or parsed (the parser is loaded only then). */
+/**
+ * The items of `text` (the PLAN.md at `planPath`, as read), from the cache or parsed (the
+ * parser is loaded only then). A plan refused for nesting too deep (parse/nesting.ts) is a
+ * FileError at its line and column, as `leopold graph` reports it, not a plan of no items:
+ * `plan tick` says why, and the Stop hook does not take it for a finished plan.
+ */
 export async function planItems(planPath: string, text: string): Promise<PlanItem[]> {
   const cached = readCache(cacheOf(planPath));
   if (cached !== null && cached.text === text) return [...cached.items];
-  const { parsePlan } = await import('./parse/index.js');
-  const items = parsePlan(text, planPath).items;
-  rememberItems(planPath, text, items);
-  return items;
+  const { parsePlan, tooDeepMessage } = await import('./parse/index.js');
+  const parsed = parsePlan(text, planPath);
+  const deep = parsed.tooDeep;
+  if (deep) throw new FileError(planPath, 'read', tooDeepMessage(deep.depth, deep.limit), undefined, deep.span.line, deep.span.column);
+  rememberItems(planPath, text, parsed.items);
+  return parsed.items;
 }
 
 /** Leaves `items` as the parse of `text` (a writer that knows the new text's items, such as a tick). */

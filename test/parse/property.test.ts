@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { parsePlan } from '../../runtime/plan/parse/index.js';
+import { MAX_NESTING, parsePlan } from '../../runtime/plan/parse/index.js';
 import { PlanIRSchema, type PlanIR, type Span } from '../../runtime/plan/schema.js';
 import { editorLines } from './source-text.js';
 
@@ -94,16 +94,24 @@ describe('parsePlan on any input', () => {
     );
   });
 
-  // Sizes stay small because remark itself is quadratic on deep nesting; 5,000 levels of
-  // "- " overflow remark's own stack, which parsePlan turns into a plan with no items.
-  it('survives deep nesting and bracket soup without a stack overflow', () => {
-    const deep = Array.from({ length: 120 }, (_, depth) => `${'  '.repeat(depth)}- [ ] level ${depth + 1}`).join('\n');
-    const ir = parsePlan(deep, 'p');
-    expect(ir.items.length).toBe(120);
-    expect(ir.items[119]!.text).toBe('level 120');
-    expect(ir.legacyItemLines.length).toBe(120);
-    expect(parsePlan(`${'>'.repeat(1000)} - [ ] x`, 'p').items).toEqual([]);
-    expect(parsePlan(`${'- '.repeat(1000)}[ ] x`, 'p').items.map((i) => i.text)).toEqual(['x']);
+  // Nesting past MAX_NESTING is refused before remark sees it (runtime/plan/parse/nesting.ts).
+  it('reads nesting up to MAX_NESTING, refuses deeper at the marker that passes it, and survives bracket soup', () => {
+    const levels = (n: number) => Array.from({ length: n }, (_, depth) => `${'  '.repeat(depth)}- [ ] level ${depth + 1}`).join('\n');
+    const ir = parsePlan(levels(MAX_NESTING), 'p');
+    expect(ir.tooDeep).toBeUndefined();
+    expect(ir.items.length).toBe(MAX_NESTING);
+    expect(ir.items[MAX_NESTING - 1]!.text).toBe(`level ${MAX_NESTING}`);
+    expect(ir.legacyItemLines.length).toBe(MAX_NESTING);
+    const refused = parsePlan(levels(MAX_NESTING + 1), 'p');
+    expect(refused.items).toEqual([]);
+    expect(refused.tooDeep).toMatchObject({ line: MAX_NESTING + 1, column: 2 * MAX_NESTING + 1, depth: MAX_NESTING + 1, limit: MAX_NESTING });
+    expect(parsePlan(`${'>'.repeat(1000)} - [ ] x`, 'p').tooDeep).toMatchObject({ line: 1, column: MAX_NESTING + 1 });
+    expect(parsePlan(`${'- '.repeat(1000)}[ ] x`, 'p').tooDeep).toMatchObject({ line: 1, column: 2 * MAX_NESTING + 1, depth: 1000 });
+    expect(parsePlan(`${'- '.repeat(MAX_NESTING)}[ ] x`, 'p').items.map((i) => i.text)).toEqual(['x']);
+    expect(parsePlan(`${'> '.repeat(MAX_NESTING)}x\n- [ ] y`, 'p').items.map((i) => i.text)).toEqual(['y']);
+    // Deep indentation under shallow lines (code, wrapped text) and thematic breaks are not nesting.
+    expect(parsePlan(`- [ ] x\n\n${' '.repeat(500)}- deeply indented code`, 'p').items.map((i) => i.text)).toEqual(['x']);
+    expect(parsePlan(`- [ ] x\n\n${'- '.repeat(100)}\n${'* '.repeat(100)}`, 'p').items.map((i) => i.text)).toEqual(['x']);
     expect(parsePlan('['.repeat(3000) + ']'.repeat(3000), 'p').items).toEqual([]);
   });
 });

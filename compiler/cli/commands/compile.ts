@@ -126,7 +126,7 @@ export interface CompileRun {
 // Errors no bounded repair can fix: an ADD or ROUTE cannot make an empty plan a plan worth
 // running, nor shrink a script past the host's size limit. Saying "not repaired: …" there
 // would suggest a repair could have helped.
-const BEYOND_REPAIR: ReadonlySet<string> = new Set(['empty-plan', 'host-contract/size']);
+const BEYOND_REPAIR: ReadonlySet<string> = new Set(['empty-plan', 'host-contract/size', 'nesting-too-deep']);
 
 function repairCouldHelp(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error' && !BEYOND_REPAIR.has(d.code));

@@ -180,10 +180,11 @@ function withJournal(state: RunState, journal: readonly LoggedEvent[], items: Pl
   return { state: { ...state, ...foldJournal(journal, items) }, stop: stopOf(journal) };
 }
 
-/** The brief's PLAN.md as parsed, or null when it cannot be read (missing, not a regular file, not UTF-8). */
+/** The brief's PLAN.md as parsed, or null when it cannot be read (missing, not a regular file, not UTF-8, nested too deep). */
 function planOf(dir: string): PlanIR | null {
   try {
-    return parsePlan(readPlanFile(join(dir, BRIEF_FILES.plan)).text, BRIEF_FILES.plan);
+    const plan = parsePlan(readPlanFile(join(dir, BRIEF_FILES.plan)).text, BRIEF_FILES.plan);
+    return plan.tooDeep ? null : plan;
   } catch {
     return null;
   }

@@ -6,6 +6,7 @@ import { droppedDependencies } from './dropped-dependency.js';
 import { duplicateAnchors } from './duplicate-anchor.js';
 import { emptyPlan } from './empty-plan.js';
 import { emptyToolCommands } from './empty-tool-command.js';
+import { nestingTooDeep } from './nesting-too-deep.js';
 import { notACheckbox } from './not-a-checkbox.js';
 import { numberingChanged } from './numbering-changed.js';
 import { orphanMarkers } from './orphan-marker.js';
@@ -32,4 +33,5 @@ export const CHECKS: readonly Check[] = [
   writeScopeOverlaps,
   didYouMean,
   notACheckbox,
+  nestingTooDeep,
 ];

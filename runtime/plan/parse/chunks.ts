@@ -3,9 +3,12 @@ import type { SourceText } from './source.js';
 /**
  * Where the Markdown may be cut into pieces that remark parses one at a time.
  *
- * Why cut at all: micromark (4.0.3) re-copies the document's growing event list each time
- * a container (list, list item, blockquote) closes, so one parse of a large plan is
- * super-linear. Pieces of bounded size make the whole parse linear.
+ * Why cut at all: micromark (4.0.3) re-copied the document's growing event list each time
+ * a container (list, list item, blockquote) closed, so one parse of a large plan was
+ * super-linear. Pieces of bounded size made the whole parse linear where there are cut
+ * points; the vendored EditMap (docs/decisions/vendored-edit-map.md) now copies only the
+ * edited tail, which also covers plans with none, and the pieces stay (still cheaper than
+ * one whole parse in bench/parse.bench.ts).
  *
  * Why the cut is exact. A cut before line L is harmless when, in a parse of the whole
  * document, L begins a new top-level block and nothing before L reaches into it; then a

@@ -1,9 +1,10 @@
-import type { PlanIR, PlanItem, StrayMarker } from '../schema.js';
+import type { PlanIR, PlanItem, Span, StrayMarker } from '../schema.js';
 import { CHUNK_LIMITS, type ChunkLimits } from './chunks.js';
 import { readItemLine } from './item-line.js';
 import { scanLines, type NotCheckbox, type PlacedMarker } from './line-scan.js';
 import { readMarkdown, type MarkdownFacts } from './markdown.js';
 import { readMarker } from './marker-lines.js';
+import { MAX_NESTING, tooDeepLine, type TooDeep } from './nesting.js';
 import { referencedIndex, type AnchorTable } from './references.js';
 import { plainMarkdownFacts } from './plain.js';
 import { lineIndexAt, readSource, spanOf, type SourceText } from './source.js';
@@ -11,13 +12,22 @@ import { toolCommand } from './tool-command.js';
 
 export { CHUNK_LIMITS, WHOLE_DOCUMENT, type ChunkLimits } from './chunks.js';
 export type { NotCheckbox } from './line-scan.js';
+export { MAX_NESTING, tooDeepMessage, type TooDeep } from './nesting.js';
 
 /**
  * The Plan IR plus facts only the compiler's checks read. `notCheckboxes` (lines such as
  * `- [~] skipped`, which are not items) is present only when there are some, so the IR of
- * an ordinary plan is exactly a PlanIR.
+ * an ordinary plan is exactly a PlanIR. `tooDeep` is there when a line nests past
+ * MAX_NESTING (nesting.ts): such a plan is not parsed at all, so it has no items, and the
+ * graph phase reports `nesting-too-deep` at `span`.
  */
-export type ParsedPlan = PlanIR & { notCheckboxes?: NotCheckbox[] };
+export type ParsedPlan = PlanIR & { notCheckboxes?: NotCheckbox[]; tooDeep?: RefusedNesting };
+
+/** Where and how deep a refused plan nests. */
+export interface RefusedNesting extends TooDeep {
+  limit: number;
+  span: Span;
+}
 
 /**
  * Parses PLAN.md text into the Plan IR. Pure and total: any string gives an IR, never an
@@ -28,7 +38,7 @@ export function parsePlan(text: string, file: string, onProgress?: ParseProgress
   // A plain plan (headings, prose, checkbox items and their marker lines) is read line by
   // line (plain.ts); anything else goes through remark.
   const plain = plainMarkdownFacts(source);
-  if (plain === null) return planOf(source, file, readMarkdown(source, CHUNK_LIMITS, onProgress));
+  if (plain === null) return refusedForNesting(source, file) ?? planOf(source, file, readMarkdown(source, CHUNK_LIMITS, onProgress));
   onProgress?.(source.body.length, source.body.length);
   return planOf(source, file, plain);
 }
@@ -42,7 +52,19 @@ export type ParseProgress = (parsed: number, total: number) => void;
  */
 export function parsePlanWith(text: string, file: string, limits: ChunkLimits, onProgress?: ParseProgress): ParsedPlan {
   const source = readSource(text);
-  return planOf(source, file, readMarkdown(source, limits, onProgress));
+  return refusedForNesting(source, file) ?? planOf(source, file, readMarkdown(source, limits, onProgress));
+}
+
+/**
+ * A plan with no items and the line that nests past MAX_NESTING, or null when none does.
+ * Checked before remark sees the text, in one linear pass: remark's cost grows faster than
+ * the text on deep nesting. A plain plan (plain.ts) nests one level at most.
+ */
+function refusedForNesting(source: SourceText, file: string): ParsedPlan | null {
+  const deep = tooDeepLine(source);
+  if (deep === null) return null;
+  const at = (source.lineStarts[deep.line - 1] as number) + deep.column - 1;
+  return { file, items: [], strays: [], legacyItemLines: [], tooDeep: { ...deep, limit: MAX_NESTING, span: spanOf(source, at, at + 1) } };
 }
 
 /** The Plan IR from the text and its Markdown facts. */

@@ -48,6 +48,38 @@ export function gfmBlocks(this: Processor): void {
  */
 export const blockMarkdown = unified().use(remarkParse).use(gfmBlocks).freeze();
 
+/**
+ * The phrasing constructs the plan parser never reads, left out of its parse: emphasis,
+ * code spans, autolinks, inline HTML, links, images and footnote calls. They only shape
+ * text inside a paragraph, heading or table cell, never a block or a position the parser
+ * reads, and some cost time quadratic in a line's length (one 100 KB line of `[a](` took
+ * 5 s). The task-list checkbox (`tasklistCheck`) stays: it is phrasing that decides an
+ * item. test/parse/gfm-blocks.test.ts holds the flow tree equal to remark-gfm's.
+ */
+export const UNREAD_PHRASING = [
+  'attention',
+  'autolink',
+  'codeText',
+  'htmlText',
+  'labelStartLink',
+  'labelStartImage',
+  'labelEnd',
+  'gfmFootnoteCall',
+  'gfmPotentialFootnoteCall',
+] as const;
+
+/** Leaves UNREAD_PHRASING out of a processor's parse. */
+export function blocksOnly(this: Processor): void {
+  (this.data().micromarkExtensions ??= []).push({ disable: { null: [...UNREAD_PHRASING] } });
+}
+
+/**
+ * What the plan parser parses with: `blockMarkdown` without UNREAD_PHRASING. The
+ * charter-rule lifter keeps `blockMarkdown`, since it reads a heading's text and cuts
+ * inline comments out of a rule.
+ */
+export const planMarkdown = unified().use(remarkParse).use(gfmBlocks).use(blocksOnly).freeze();
+
 /** One parsed piece of the body: its tree, in positions relative to where it starts. */
 export interface Piece {
   tree: Root;
@@ -107,10 +139,10 @@ export function* markdownPieces(source: SourceText, limits: ChunkLimits): Genera
     while (next < cuts.length && !farEnough(cuts[next] as number)) next++;
     const cut = cuts[next];
     if (cut === undefined) {
-      yield { tree: blockMarkdown.parse(body.slice(offset)), line: first, offset };
+      yield { tree: planMarkdown.parse(body.slice(offset)), line: first, offset };
       return;
     }
-    const tree = blockMarkdown.parse(body.slice(offset, cut + 1 < lineCount ? lineStarts[cut + 1] : body.length));
+    const tree = planMarkdown.parse(body.slice(offset, cut + 1 < lineCount ? lineStarts[cut + 1] : body.length));
     if (dropBlockOn(tree, cut - first + 1)) {
       yield { tree, line: first, offset };
       first = cut;
