@@ -1,5 +1,3 @@
-import type { RunState } from '../run/index.js';
-
 /**
  * runtime/api-error: a session run that a turn's API error ended (the `api_error` stop,
  * docs/runtime.md). Claude Code fires `StopFailure`, not `Stop`, when an API error ends a
@@ -8,7 +6,8 @@ import type { RunState } from '../run/index.js';
  * `authentication_failed`, a plain 400 → `unknown`; the client's own list also has
  * `overloaded`, `oauth_org_not_allowed`, `account_on_hold`, `verification_required`,
  * `billing_error`, `invalid_request`, `model_not_found`, `max_output_tokens`,
- * `cloud_credential_error`. Pure.
+ * `cloud_credential_error`. Pure, and free of the run kernel (the kernel's `api_error` stop
+ * words its detail with apiErrorDetail).
  */
 
 /** The stop reason an API error ends a session run with. */
@@ -59,18 +58,33 @@ export function apiErrorRecord(kind: string, now: Date): ApiErrorRecord {
   return { error: kind, retryable: isRetryable(kind), at: now.toISOString() };
 }
 
+/** What an API error is as a workflow's scribe reports it (`leopold record`'s ack) and the kernel stops on it. */
+export interface ApiErrorFact {
+  error: string;
+  retryable: boolean;
+}
+
 /** The run's API error, or null when another condition (or none) ended it. */
-export function apiErrorOf(state: RunState): ApiErrorRecord | null {
+export function apiErrorOf(state: { stop_reason?: string | null }): ApiErrorRecord | null {
+  return state.stop_reason === API_ERROR_STOP ? apiErrorIn(state) : null;
+}
+
+/**
+ * The `api_error` a state.json holds, ended or not: on an active workflow run, the
+ * StopFailure hook keeps there the first API error a workflow agent died on, until the
+ * run ends (docs/hooks.md, "API errors"). Null when it holds none.
+ */
+export function apiErrorIn(state: object): ApiErrorRecord | null {
   const raw = (state as Record<string, unknown>).api_error;
-  if (state.stop_reason !== API_ERROR_STOP || raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null;
   const { error, retryable, at } = raw as Record<string, unknown>;
   return { error: apiErrorKind(error), retryable: retryable === true, at: typeof at === 'string' ? at : '' };
 }
 
-/** One line: what failed and whether a retry can help (the stop's `Why:`). */
-export function apiErrorDetail(kind: string): string {
+/** One line: what failed (`who`: a session's turn, or a workflow's agent) and whether a retry can help (the stop's `Why:`). */
+export function apiErrorDetail(kind: string, who: 'a turn' | 'an agent' = 'a turn'): string {
   const meaning = MEANING[kind] ?? `the client reported an API error it names "${kind}"; read its last message to see why`;
-  return `a turn died on an API error: ${kind}: ${meaning}. ${isRetryable(kind) ? 'A retry can help' : 'A retry alone will not help'}.`;
+  return `${who} died on an API error: ${kind}: ${meaning}. ${isRetryable(kind) ? 'A retry can help' : 'A retry alone will not help'}.`;
 }
 
 /** How the user resumes: the work done so far is kept (ticks in PLAN.md, the decisions), and a new run continues from the next open item. */

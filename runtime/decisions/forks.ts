@@ -30,6 +30,7 @@ export const LEOPOLD_EVENTS = [
   'finish',
   'follow-ups',
   'item-done',
+  'no-answer',
   'notify',
   'repair',
   'repair-turn',

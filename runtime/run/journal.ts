@@ -77,11 +77,14 @@ export function foldJournal(events: readonly LoggedEvent[], items: readonly Plan
   return model;
 }
 
-/** The last `stop` event of a run's journal: the condition the engine stopped at, and its one-line why. */
-export function stopOf(events: readonly LoggedEvent[]): { reason: string; detail: string } | null {
+/**
+ * The last `stop` event of a run's journal: the condition the engine stopped at, its
+ * one-line why, and for an `api_error` stop the error it names.
+ */
+export function stopOf(events: readonly LoggedEvent[]): { reason: string; detail: string; error?: string } | null {
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i]!;
-    if (e.event === 'stop' && typeof e.reason === 'string') return { reason: e.reason, detail: typeof e.detail === 'string' ? e.detail : '' };
+    if (e.event === 'stop' && typeof e.reason === 'string') return { reason: e.reason, detail: typeof e.detail === 'string' ? e.detail : '', ...(typeof e.error === 'string' ? { error: e.error } : {}) };
   }
   return null;
 }

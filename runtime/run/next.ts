@@ -20,6 +20,11 @@ export interface PlanView {
 export interface HostFacts {
   /** `.leopold/STOP` exists (the Stop hook reads it; the workflow script cannot). */
   killSwitch?: boolean;
+  /**
+   * An agent of the run died on an API error: the kind the workflow's scribe reported in
+   * its ack (`leopold record` reads it from state.json, where the StopFailure hook put it).
+   */
+  apiError?: { error: string } | null;
   /** The host's token budget is spent. */
   budgetExceeded?: boolean;
   /** Size of the session transcript in bytes (session engine). */
@@ -111,6 +116,7 @@ export function decideNext(input: NextInput): Step {
     autonomy: input.autonomy,
     facts: {
       killSwitch: facts.killSwitch === true,
+      apiError: facts.apiError ?? null,
       budgetExceeded: facts.budgetExceeded === true,
       halt: model.halt,
       planComplete: completion?.reason === 'plan_complete',

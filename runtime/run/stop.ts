@@ -1,3 +1,4 @@
+import { apiErrorDetail } from '../api-error/index.js';
 import { rescueVerdict } from './rescue.js';
 import type { Halt, RunModel } from './schema.js';
 import { STOP_REASONS, type StopReason } from './stop-reasons.js';
@@ -46,6 +47,12 @@ export const DEFAULT_STOP_LIMITS: StopLimits = {
 export interface StopFacts {
   /** `.leopold/STOP` exists. */
   killSwitch?: boolean;
+  /**
+   * An agent of this run died on an API error (its kind, as the client names it): the
+   * workflow learns it from its scribe's ack (docs/workflow.md). The session engine's own
+   * turns end through the StopFailure hook instead.
+   */
+  apiError?: { error: string } | null;
   /** Every item is done. */
   planComplete?: boolean;
   /** Routing has nothing left to dispatch though items stay open (stranded / routed around). */
@@ -90,7 +97,10 @@ type Check = (input: StopInput) => StopVerdict | null;
 const verdict = (reason: StopReason, detail: string): StopVerdict => ({ reason, detail });
 
 /**
- * The checks in the order they are asked: the kill switch; a stop an event asked for (an
+ * The checks in the order they are asked: the kill switch; an API error an agent died on
+ * (the host refuses the run's requests: whatever else holds, nothing more can be done
+ * until it answers again, so every such error stops at once, the client having retried
+ * the request already); a stop an event asked for (an
  * unsettled fork, a rescue with no approach); then whether anything is left to do
  * (plan_complete, routed_complete, invalid_graph, deadlock); then the ceilings that stop a
  * run with work left (iteration budget, host budget, failure ceiling), `@human` under ask
@@ -104,6 +114,7 @@ const verdict = (reason: StopReason, detail: string): StopVerdict => ({ reason, 
  */
 const CHECKS: readonly Check[] = [
   ({ facts }) => (facts.killSwitch ? verdict('kill_switch', '.leopold/STOP exists') : null),
+  ({ facts }) => (facts.apiError ? verdict('api_error', apiErrorDetail(facts.apiError.error, 'an agent')) : null),
   ({ facts }) => (facts.halt ? verdict(facts.halt.reason, facts.halt.detail) : null),
   ({ facts }) => (facts.planComplete ? verdict('plan_complete', 'every item is done') : null),
   ({ facts }) => (facts.routedComplete ? verdict('routed_complete', 'no routed item is left to run') : null),

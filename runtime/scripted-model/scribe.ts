@@ -37,16 +37,19 @@ export function commandFailed(outcome: CommandOutcome): boolean {
   return outcome.failed || lastJsonLine(outcome.output)?.ok === false;
 }
 
-/** The ack for the commands run so far (all of them, or up to the first failure). */
+/** The ack for the commands run so far (all of them, or up to the first failure), with the `api_error` leopold record printed. */
 export function scribeAck(outcomes: readonly CommandOutcome[], expectsAdded: boolean): Record<string, unknown> {
   const failed = outcomes.find(commandFailed);
   if (failed) return { ok: false, numbers: [], error: `${failed.command}: ${failed.output.trim() || 'failed with no output'}` };
   const numbers: number[] = [];
   const added: number[] = [];
+  let apiError: unknown;
   for (const outcome of outcomes) {
     const line = lastJsonLine(outcome.output);
     if (Array.isArray(line?.numbers)) numbers.push(...line.numbers.filter((n): n is number => typeof n === 'number'));
     if (Array.isArray(line?.added)) added.push(...line.added.filter((n): n is number => typeof n === 'number'));
+    // `leopold record` prints the API error an agent of the run died on; the prompt says to copy it.
+    if (line?.api_error && typeof line.api_error === 'object') apiError = line.api_error;
   }
-  return expectsAdded ? { ok: true, numbers, added } : { ok: true, numbers };
+  return { ok: true, numbers, ...(expectsAdded ? { added } : {}), ...(apiError !== undefined ? { api_error: apiError } : {}) };
 }

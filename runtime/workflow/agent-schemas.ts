@@ -117,12 +117,18 @@ export const RescueApproachSchema = z.object({
 
 /**
  * The scribe's acknowledgement: the CLI's `ok`, the decision numbers `leopold record`
- * printed and, when the batch ran `leopold plan amend`, the item indexes it `added`.
+ * printed, when the batch ran `leopold plan amend` the item indexes it `added`, and when
+ * `leopold record` printed one, the `api_error` an agent of the run died on (the script's
+ * only way to learn it: docs/workflow.md, "An agent that dies on an API error").
  */
 export const ScribeAckSchema = z.object({
   ok: z.boolean(),
   numbers: z.array(z.number().int().min(1)),
   added: z.array(z.number().int().min(1)).optional().describe('The "added" array leopold plan amend printed; only when the batch ran it'),
+  api_error: z
+    .object({ error: z.string().min(1), retryable: z.boolean() })
+    .optional()
+    .describe('The "api_error" object leopold record printed, exactly; only when it printed one'),
   error: z.string().optional(),
 });
 

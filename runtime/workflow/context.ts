@@ -7,6 +7,7 @@ import type { PlanIR, PlanItem } from '../plan/schema.js';
 import { initialModel, reduce, subagentCap, type RunEvent, type RunModel } from '../run/index.js';
 import { DEFAULT_GUARDRAILS, defaultSubagentsPerRun } from '../guardrails/defaults.js';
 import type { StopLimits } from '../run/index.js';
+import type { ApiErrorFact } from '../api-error/index.js';
 import type { AgentJsonSchemas, AgentSchemaName, ScribeAck } from './agent-schemas.js';
 import { leopoldCommand } from '../project-cli/index.js';
 import { base64Utf8 } from './base64.js';
@@ -51,6 +52,13 @@ export class NeedsPerson {
     readonly question: string,
   ) {}
 }
+
+/**
+ * Thrown where an agent gave no answer and the scribe's ack then reported the API error an
+ * agent of the run died on: the dispatch is cut short and the loop asks the run model what
+ * next (decideNext, whose `api_error` stop holds once the error is a fact).
+ */
+export class ApiErrorReported {}
 
 /** A decision the run made, with the number the scribe's ack gave it. */
 export interface MadeDecision {
@@ -106,6 +114,10 @@ export class RunContext {
   item: number | null = null;
   /** Subagents counted into the model but not yet journaled, by item (`null`: outside any item). */
   private unjournaled = new Map<number | null, number>();
+  /** The first API error a scribe's ack reported (an agent of the run died on it), or null. */
+  apiError: ApiErrorFact | null = null;
+  /** Inside parallel agent calls (ctx.parallel): the labels that gave no answer, looked into once all have answered. */
+  private parallelNulls: string[] | null = null;
 
   constructor(
     readonly plan: EmbeddedPlan,
@@ -187,8 +199,19 @@ export class RunContext {
    * read-only agent (runtime/verify/agent.ts): no file tools, and the guard refuses its edits. Resolves to null when the agent was skipped
    * or died, or threw for its own reasons (stall, bad output): a null is a failure, never
    * a pass. A spent token budget or the 1,000-agent cap ends the run (budget_exceeded).
+   * A null from any agent but the scribe is looked into at once (noAnswer): when it was an
+   * API error, the dispatch ends here (ApiErrorReported).
    */
   async ask<T>(prompt: string, label: string, schema: AgentSchemaName, extra: Record<string, unknown> = {}, schemaOverride?: Record<string, unknown>): Promise<T | null> {
+    const answer = await this.call<T>(prompt, label, schema, extra, schemaOverride);
+    if (answer === null && label !== SCRIBE_LABEL) {
+      if (this.parallelNulls !== null) this.parallelNulls.push(label);
+      else await this.noAnswer([label]);
+    }
+    return answer;
+  }
+
+  private async call<T>(prompt: string, label: string, schema: AgentSchemaName, extra: Record<string, unknown>, schemaOverride?: Record<string, unknown>): Promise<T | null> {
     this.checkBudget();
     if (label !== SCRIBE_LABEL) this.countSubagent();
     this.agentsUsed += 1;
@@ -206,6 +229,39 @@ export class RunContext {
       this.host.log(`${label}: agent failed: ${message}`);
       return null;
     }
+  }
+
+  /**
+   * Agent calls that run side by side (a review panel): a null among them is looked into
+   * once all have answered, so the scribe is never asked twice at once and the call order
+   * stays fixed.
+   */
+  async parallel<T>(thunks: (() => Promise<T>)[]): Promise<T[]> {
+    const silent: string[] = [];
+    this.parallelNulls = silent;
+    let answers: T[];
+    try {
+      answers = (this.host.parallel ? await this.host.parallel(thunks) : await Promise.all(thunks.map((t) => t()))) as T[];
+    } finally {
+      this.parallelNulls = null;
+    }
+    // In label order, whichever answered first: the event is the same on every host.
+    if (silent.length > 0) await this.noAnswer([...silent].sort());
+    return answers;
+  }
+
+  /**
+   * An agent gave no answer. The script cannot tell an API death from a skip; the client
+   * fires StopFailure for the death, and Leopold's hook keeps the error in state.json, which
+   * `leopold record` reports in its ack. So the queued writes go now, with a `no-answer`
+   * event, and the ack says whether an API error explains the null: then the dispatch ends
+   * (ApiErrorReported) and decideNext stops the run `api_error`. The hook runs detached
+   * and may land after this ack (docs/host.md measures it): then a later ack reports it.
+   */
+  private async noAnswer(labels: readonly string[]): Promise<void> {
+    this.event({ event: 'no-answer', ...(this.item !== null ? { item: this.item } : {}), agents: [...labels] });
+    await this.flush();
+    if (this.apiError !== null) throw new ApiErrorReported();
   }
 
   /**
@@ -337,6 +393,8 @@ export class RunContext {
       throw new RunStop('scribe_failed', `${problem}; unrecorded: ${commands.join(' ; ')}`);
     }
     batch.decisions.forEach((input, i) => this.decisions.push({ n: ack.numbers[i]!, input }));
+    // The first API error reported is the run's: every later ack repeats it until the run ends.
+    if (this.apiError === null && ack.api_error) this.apiError = { error: ack.api_error.error, retryable: ack.api_error.retryable === true };
   }
 }
 
@@ -382,7 +440,7 @@ function scribePrompt(commands: readonly string[], added: readonly number[] | nu
     '',
     `Each prints one JSON line. Answer { "ok": true, "numbers": [...]${addedField} } with the \`numbers\` array leopold record printed (empty when it recorded no decisions)${
       added === null ? '' : ' and the "added" array leopold plan amend printed (anything other than that exact array is a failure)'
-    },`,
+    }; when leopold record printed an "api_error" object, copy it into your answer as "api_error", exactly,`,
     `or { "ok": false, "numbers": [], "error": "<the command and its output>"${addedField} } if any command exited non-zero or printed "ok": false. Do not retry, edit or work around a failure.`,
   ].join('\n');
 }

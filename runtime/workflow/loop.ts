@@ -6,7 +6,7 @@ import { isSuccess } from '../run/index.js';
 import { decideNext, reviewReport } from '../run/index.js';
 import { renderEvidence } from '../run/index.js';
 import type { AgentJsonSchemas } from './agent-schemas.js';
-import { NeedsPerson, RunContext, RunStop, Unsettled } from './context.js';
+import { ApiErrorReported, NeedsPerson, RunContext, RunStop, Unsettled } from './context.js';
 import type { WorkflowHost } from './host.js';
 import { runNode } from './nodes.js';
 import { phaseTitle } from './phases.js';
@@ -155,6 +155,7 @@ async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, I
       autonomy: ctx.autonomy,
       facts: {
         budgetExceeded: ctx.budgetSpent(),
+        apiError: ctx.apiError,
         // A launch that has started no agent never stops for its agent budget (it would never get further).
         ...(ctx.agentsUsed > 0
           ? {
@@ -172,14 +173,14 @@ async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, I
     if (effect.type === 'repair') {
       ctx.item = null;
       try {
-        await repairDeadlock(ctx, effect.waiting, effect.left);
+        await cutShortByApiError(repairDeadlock(ctx, effect.waiting, effect.left));
       } finally {
         ctx.journalSubagents();
       }
       continue;
     }
     if (effect.type === 'final-review') {
-      await finalReview(ctx, effect.left);
+      await cutShortByApiError(finalReview(ctx, effect.left));
       continue;
     }
     if (effect.type === 'stop') {
@@ -206,7 +207,9 @@ async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, I
       const rescue = effect.rescue ? await rescueItem(ctx, node, mine, effect.rescue) : null;
       if (!effect.rescue || rescue) await runNode(ctx, node, mine, rescue, renderEvidence(effect.evidence, ctx.items(), node.index));
     } catch (error) {
-      if (error instanceof NeedsPerson) {
+      if (error instanceof ApiErrorReported) {
+        // The scribe reported the API error an agent died on: decideNext stops the run.
+      } else if (error instanceof NeedsPerson) {
         ctx.apply({ type: 'needs-person', item: error.item, reason: error.reason, question: error.question });
         ctx.event({ event: 'needs-person', item: error.item, reason: error.reason, question: error.question });
       } else {
@@ -226,10 +229,25 @@ async function runLoop(ctx: RunContext, done: Set<number>, memory: Map<number, I
   }
 }
 
-/** Records the stop event through the scribe, unless the scribe or the budget is what stopped the run. */
+/** A run-level step (the deadlock repair, the final review) that an agent's API error may cut short; the loop's next step stops the run. */
+async function cutShortByApiError(step: Promise<unknown>): Promise<void> {
+  try {
+    await step;
+  } catch (error) {
+    if (!(error instanceof ApiErrorReported)) throw error;
+  }
+}
+
+/**
+ * Records the stop event through the scribe, unless the scribe or the budget is what
+ * stopped the run. An `api_error` stop names the error; a scribe that dies recording it
+ * died of the same refusals most likely, so the stop stays `api_error`, saying the event
+ * went unrecorded (`leopold run finish` ends the run from state.json all the same).
+ */
 async function recordStop(ctx: RunContext, ending: Ending, done: number, total: number, next: Continuation | null): Promise<Ending> {
   if (ctx.scribeBroken) return ending;
-  ctx.event({ event: 'stop', reason: ending.stop, detail: ending.detail, iteration: ctx.iteration, done, total, ...(next ? { continue: next } : {}) });
+  const failed = ending.stop === 'api_error' && ctx.apiError ? { error: ctx.apiError.error, retryable: ctx.apiError.retryable } : {};
+  ctx.event({ event: 'stop', reason: ending.stop, detail: ending.detail, ...failed, iteration: ctx.iteration, done, total, ...(next ? { continue: next } : {}) });
   try {
     await ctx.flush();
     return ending;
@@ -238,6 +256,10 @@ async function recordStop(ctx: RunContext, ending: Ending, done: number, total: 
     if (error.reason === 'budget_exceeded') {
       ctx.host.log(`the stop event could not be recorded: ${error.detail}`);
       return ending;
+    }
+    if (ending.stop === 'api_error') {
+      ctx.host.log(`the stop event could not be recorded: ${error.detail}`);
+      return { ...ending, detail: `${ending.detail} (the stop event went unrecorded: ${error.detail})` };
     }
     return { ...ending, stop: error.reason, detail: `${error.detail} (the run had stopped: ${ending.stop}, ${ending.detail})` };
   }

@@ -19,7 +19,7 @@ export interface ResultDecision {
 
 /**
  * Every way a workflow run ends: the docs/runtime.md conditions the script can observe (the
- * shared list in runtime/stop) plus `scribe_failed`. The kill switch and the context-window
+ * shared list in runtime/stop; `api_error` through its scribe's ack) plus `scribe_failed`. The kill switch and the context-window
  * stops need the file system or a session, so only the Stop hook raises them.
  */
 export type WorkflowStop =
@@ -36,6 +36,7 @@ export type WorkflowStop =
       | 'awaiting_human'
       | 'run_budget'
       | 'subagent_cap'
+      | 'api_error'
     >
   | 'scribe_failed';
 

@@ -171,7 +171,7 @@ async function attemptItem(ctx: RunContext, item: EmbeddedItem, rescue: Rescue |
     const reviewers = reviewersOf(item);
     const run = (reviewer: string) => () => ctx.ask<Review>(reviewPrompt(plan, item, reviewer, handoff), `${item.id}:review:${reviewer}`, 'review');
     const thunks = reviewers.map(run);
-    const answers = (ctx.host.parallel ? await ctx.host.parallel(thunks) : await Promise.all(thunks.map((t) => t()))) as (Review | null)[];
+    const answers = await ctx.parallel<Review | null>(thunks);
     // A dead reviewer is re-asked once (in panel order, so the call order stays fixed).
     for (const [i, reviewer] of reviewers.entries()) {
       if (answers[i] === null || answers[i] === undefined) answers[i] = await run(reviewer)();

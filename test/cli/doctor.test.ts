@@ -127,4 +127,15 @@ describe('leopold doctor', () => {
     expect(checks.run!.status).toBe('pass');
     expect(checks.run!.detail).toMatch(/^an active session run since \S+, owner: none yet .*; state\.json parses, the lock is armed$/);
   });
+
+  it('a run an API error ended warns with what failed (a session turn, a workflow agent) and how to resume', () => {
+    const { dir, home } = project();
+    for (const [engine, who] of [['session', 'a turn'], ['workflow', 'an agent']] as const) {
+      const ended = { version: 1, active: false, engine, stop_reason: 'api_error', api_error: { error: 'rate_limit', retryable: true, at: '2999-01-01T00:00:00.000Z' } };
+      writeFileSync(join(dir, '.leopold', 'state.json'), JSON.stringify(ended));
+      const { checks } = doctor(dir, home);
+      expect(checks.run).toMatchObject({ status: 'warn', detail: `the last run ended on an API error: ${who} died on an API error: rate_limit: the API rate-limited this session (HTTP 429); wait for the limit to reset. A retry can help.` });
+      expect(checks.run!.fix).toMatch(/^When the API answers again, resume with \/leopold-run/);
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readDecisions } from '../../runtime/decisions/index.js';
@@ -176,5 +176,40 @@ describe('leopold record', () => {
     const result = spawnSync(process.execPath, [bin, 'record', '--help'], { encoding: 'utf8' });
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('--base64 <text>');
+  });
+});
+
+describe('leopold record: the API error a workflow agent died on, in the ack', () => {
+  const writeState = (state: Record<string, unknown>) => writeFileSync(join(project, '.leopold', 'state.json'), JSON.stringify(state));
+  const FAILED = { error: 'server_error', retryable: true, at: '2026-01-01T00:00:00.000Z' };
+  const EVENT = { events: [{ event: 'turn', item: 1, iteration: 1 }] };
+
+  it("reports the active workflow run's api_error (kept by the StopFailure hook) in every ack until the run ends", () => {
+    writeState({ version: 1, active: true, engine: 'workflow', api_error: FAILED });
+    expect(record(EVENT)).toMatchObject({ code: 0, stdout: '{"ok":true,"numbers":[],"events":1,"api_error":{"error":"server_error","retryable":true}}\n' });
+    expect(record(EVENT).ack).toEqual({ ok: true, numbers: [], events: 1, api_error: { error: 'server_error', retryable: true } });
+    // A decision recorded alongside: the numbers and the error both.
+    expect(record({ decisions: [DECISION] }).ack).toEqual({ ok: true, numbers: [1], path: '.leopold/DECISIONS.md', api_error: { error: 'server_error', retryable: true } });
+  });
+
+  it('reports nothing for a session run, an ended run, a run without one, or a state it cannot read; a refused record reports nothing either', () => {
+    const states: (Record<string, unknown> | string | null)[] = [
+      { version: 1, active: true, engine: 'session', api_error: FAILED },
+      { version: 1, active: false, engine: 'workflow', stop_reason: 'api_error', api_error: FAILED },
+      { version: 1, active: true, engine: 'workflow' },
+      { version: 1, active: true, engine: 'workflow', api_error: 'server_error' },
+      'not json',
+      null,
+    ];
+    for (const state of states) {
+      rmSync(join(project, '.leopold', 'state.json'), { force: true });
+      if (typeof state === 'string') writeFileSync(join(project, '.leopold', 'state.json'), state);
+      else if (state !== null) writeState(state);
+      expect(record(EVENT)).toMatchObject({ code: 0, ack: { ok: true, numbers: [], events: 1 } });
+      expect(record(EVENT).ack).not.toHaveProperty('api_error');
+    }
+    writeState({ version: 1, active: true, engine: 'workflow', api_error: FAILED });
+    expect(record({ decisions: [{ title: 'no why', class: 'reversible', charter: 'silent', decision: 'x', why: '', reversal: 'y' }] }).ack).toMatchObject({ ok: false });
+    expect(record({ decisions: [{ title: 'no why', class: 'reversible', charter: 'silent', decision: 'x', why: '', reversal: 'y' }] }).ack).not.toHaveProperty('api_error');
   });
 });

@@ -105,6 +105,49 @@ describe('leopold run', () => {
     expect(leopold(bin, root, ['run', 'finish']).stdout).toMatch(/^Leopold run ended: kill_switch/);
   });
 
+  describe('finish after a workflow agent died on an API error (the StopFailure hook kept it in state.json)', () => {
+    const failedRun = (error: string, retryable: boolean) => {
+      const root = project();
+      expect(leopold(bin, root, ['run', 'start', '--engine', 'workflow']).code).toBe(0);
+      writeFileSync(join(root, '.leopold', 'state.json'), JSON.stringify({ ...state(root), api_error: { error, retryable, at: '2999-01-01T00:00:00.000Z' } }));
+      return root;
+    };
+
+    it('--reason api_error (the script recorded its stop): state.json keeps the error, the report says it and how to resume', () => {
+      const root = failedRun('server_error', true);
+      const detail = 'an agent died on an API error: server_error: the API answered with a server error (HTTP 500 or 529); it is usually brief, so wait a moment. A retry can help.';
+      const doc = JSON.stringify({ events: [{ event: 'stop', reason: 'api_error', detail, error: 'server_error', retryable: true, iteration: 1, done: 0, total: 2 }] });
+      // The scribe's record of the script's stop: its ack still reports the error (the run is active).
+      const recorded = leopold(bin, root, ['record', '--base64', Buffer.from(doc).toString('base64')]);
+      expect(JSON.parse(recorded.stdout)).toEqual({ ok: true, numbers: [], events: 1, api_error: { error: 'server_error', retryable: true } });
+      const finish = leopold(bin, root, ['run', 'finish', '--reason', 'api_error']);
+      expect(finish.code).toBe(0);
+      expect(finish.stdout).toMatch(/^Leopold run ended: api_error\n/);
+      expect(finish.stdout).toContain(detail);
+      expect(finish.stdout).toContain('When the API answers again, resume with /leopold-run in Claude Code');
+      expect(state(root)).toMatchObject({ active: false, stop_reason: 'api_error', api_error: { error: 'server_error', retryable: true, at: '2999-01-01T00:00:00.000Z' } });
+      expect(events(root).at(-1)).toMatchObject({ event: 'finish', reason: 'api_error' });
+    });
+
+    it('no reason (the scribe died too, so no stop was recorded): the run ends api_error from state.json, with the detail and the resume hint', () => {
+      const root = failedRun('authentication_failed', false);
+      const finish = leopold(bin, root, ['run', 'finish']);
+      expect(finish.stdout).toMatch(/^Leopold run ended: api_error\n/);
+      expect(finish.stdout).toContain('an agent died on an API error: authentication_failed: the API refused the credentials (HTTP 401)');
+      expect(finish.stdout).toContain('Once that is fixed, resume with /leopold-run in Claude Code');
+      expect(state(root)).toMatchObject({ active: false, stop_reason: 'api_error', api_error: { error: 'authentication_failed', retryable: false } });
+    });
+
+    it('another stop (the error came too late to stop the script): the run ends with it, and state.json keeps no api_error', () => {
+      const root = failedRun('rate_limit', true);
+      const finish = leopold(bin, root, ['run', 'finish', '--reason', 'repeated_failure']);
+      expect(finish.stdout).toMatch(/^Leopold run ended: repeated_failure\n/);
+      expect(finish.stdout).not.toContain('resume with');
+      expect(state(root)).toMatchObject({ active: false, stop_reason: 'repeated_failure' });
+      expect(state(root)).not.toHaveProperty('api_error');
+    });
+  });
+
   it('finish prints nothing about decisions when none were made, and ignores earlier runs', () => {
     const root = project();
     writeFileSync(join(root, '.leopold', 'DECISIONS.md'), DECISION.replace('2999-01-01', '2001-01-01'));

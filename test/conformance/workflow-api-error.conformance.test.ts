@@ -3,23 +3,28 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WORKFLOW_TOOLS, projectFixtures, runReal } from './harness.js';
 import { BY_SCRIPT_PATH, launch } from './workflow-scenario.js';
+import { apiErrorDetail, apiErrorResume } from '../../runtime/api-error/index.js';
 
-// What a workflow sees when the model server answers a workflow subagent with an HTTP
+// What a workflow does when the model server answers a workflow subagent with an HTTP
 // error (docs/host.md, "A workflow agent on an API error"): the scripted model answers
 // every request of item 1's first implementer with the status; the client retries
-// (CLAUDE_CODE_MAX_RETRIES=2 keeps it short), gives up, and agent() resolves to null. The
-// project's settings also log every SubagentStart/SubagentStop/StopFailure hook input, to
-// pin which hooks fire in the main session.
+// (CLAUDE_CODE_MAX_RETRIES=2 keeps it short), gives up, fires StopFailure in the main
+// session and resolves agent() to null. Leopold's StopFailure hook keeps the error in
+// state.json; the script's check after the null (a scribe call) learns it from `leopold
+// record`'s ack, at once or (when the detached hook lands after that ack) at the item's
+// next scribe call, and the run stops `api_error`; `leopold run finish --reason api_error`
+// ends it with the error and the resume hint. The project's settings also log every
+// SubagentStart/SubagentStop/StopFailure hook input, to pin which hooks fire.
 
 const fixtures = projectFixtures();
-const PLAN = '# Plan\n\n- [ ] Write the greeting module\n';
+const PLAN = '# Plan\n\n- [ ] Write the greeting module\n- [ ] Document the greeting\n';
 const RETRIES = 2;
 
 describe.each([
-  [529, 'server_error'],
-  [401, 'authentication_failed'],
-])('a workflow agent whose requests get HTTP %i', (status, error) => {
-  it(`is retried ${RETRIES} times, then agent() is null and the run goes on; StopFailure fires (error ${error}) for the subagent, SubagentStop does not, and Leopold logs it without ending the run`, async () => {
+  [529, 'server_error', true],
+  [401, 'authentication_failed', false],
+])('a workflow agent whose requests get HTTP %i', (status, error, retryable) => {
+  it(`is retried ${RETRIES} times, then agent() is null; StopFailure fires (error ${error}) for the subagent, SubagentStop does not; the workflow run stops api_error with the error and how to resume`, async () => {
     const p = fixtures.project({ plan: PLAN });
     expect(p.leopold(['compile']).code).toBe(0);
     const log = join(p.dir, '..', 'hooks.log');
@@ -33,11 +38,15 @@ describe.each([
     const run = await runReal(p, { prompt: 'Run the Leopold workflow.', script, allowedTools: WORKFLOW_TOOLS, env: { CLAUDE_CODE_MAX_RETRIES: String(RETRIES) } });
     expect(run.client.timedOut).toBe(false);
 
-    // The first request and RETRIES retries, all refused; then the loop's next agent (the fix round) answers.
+    // The first request and RETRIES retries, all refused; then the script looks into the null through its scribe.
     const implement = run.log.filter((entry) => entry.key === 'i1:implement');
     expect(implement.map((entry) => entry.reply)).toEqual(Array.from({ length: RETRIES + 1 }, () => `error ${status}`));
-    expect(run.agents.map((agent) => agent.key).slice(0, 2)).toEqual(['i1:implement', 'i1:fix:1']);
-    expect(run.results[0]).toMatchObject({ stop: 'plan_complete', done: 1 });
+    expect(run.agents.map((agent) => agent.key).slice(0, 2)).toEqual(['i1:implement', 'scribe']);
+    // The run stopped on the error: item 2 never started, and no final review ran.
+    expect(run.agents.map((agent) => agent.key)).not.toContain('i2:implement');
+    expect(run.agents.map((agent) => agent.key)).not.toContain('final:review');
+    const detail = apiErrorDetail(error, 'an agent');
+    expect(run.results[0]).toMatchObject({ stop: 'api_error', detail, total: 2 });
 
     const hooks = readFileSync(log, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
     const failed = hooks.filter((h) => h.hook_event_name === 'StopFailure');
@@ -47,11 +56,22 @@ describe.each([
     expect(hooks.filter((h) => h.hook_event_name === 'SubagentStart' && h.agent_id === dead)).toHaveLength(1);
     expect(hooks.filter((h) => h.hook_event_name === 'SubagentStop' && h.agent_id === dead)).toEqual([]);
 
-    // Leopold's StopFailure hook logs the workflow agent's API error and ends session runs only:
-    // the workflow run finished as its result says.
+    // The hook logged the agent's error; the script's check, its stop and run finish's end follow.
     const events = p.read('.leopold/events.jsonl').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(events.filter((e) => e.event === 'api-error')).toEqual([expect.objectContaining({ engine: 'workflow', error, agent: dead })]);
-    expect(events.filter((e) => e.event === 'stop').map((e) => e.reason)).toEqual(['plan_complete']);
-    expect(JSON.parse(p.read('.leopold/state.json'))).toMatchObject({ active: false, stop_reason: 'plan_complete' });
+    expect(events.filter((e) => e.event === 'api-error')).toEqual([expect.objectContaining({ engine: 'workflow', error, retryable, agent: dead })]);
+    expect(events.filter((e) => e.event === 'no-answer')[0]).toMatchObject({ item: 1, agents: ['i1:implement'] });
+    expect(events.filter((e) => e.event === 'stop')).toEqual([expect.objectContaining({ reason: 'api_error', detail, error, retryable, total: 2 })]);
+    expect(events.at(-1)).toMatchObject({ event: 'finish', reason: 'api_error' });
+    expect(JSON.parse(p.read('.leopold/state.json'))).toMatchObject({ active: false, stop_reason: 'api_error', api_error: { error, retryable, at: expect.any(String) } });
+
+    // The report `leopold run finish` printed to the session: the error and how to resume.
+    const finished = run.mainTexts.at(-1)!;
+    expect(finished).toContain('Leopold run ended: api_error');
+    expect(finished).toContain(detail.slice(0, 60));
+    expect(finished).toContain(apiErrorResume(error).slice(0, 60));
+    // run status says it too, from state.json.
+    const shown = p.leopold(['run', 'status']).stdout;
+    expect(shown).toContain(`API error: ${detail}`);
+    expect(shown).toContain(`Resume: ${apiErrorResume(error)}`);
   }, 300_000);
 });

@@ -122,14 +122,20 @@ describe.each(['dist/hooks/stop-failure.js', 'dist/leopold.js hook stop-failure'
     }
   });
 
-  it("a workflow agent's failed turn (measured: agent_type workflow-subagent) is logged on a workflow run and never ends a run", async () => {
+  it("a workflow agent's failed turn (measured: agent_type workflow-subagent) is kept in the workflow run's state.json (the first one) and logged; it never ends a run itself", async () => {
     const agent = (dir: string, error: string) => JSON.stringify({ ...JSON.parse(failure(dir, error)), agent_id: 'a1b2', agent_type: 'workflow-subagent' });
     const workflow = project({ ...RUN, engine: 'workflow' });
-    const before = stateText(workflow);
+    const before = JSON.parse(stateText(workflow)) as Record<string, unknown>;
     const out = await run(bin, agent(workflow, 'rate_limit'), workflow);
     expect(out).toMatchObject({ code: 0, stdout: '' });
-    expect(stateText(workflow)).toBe(before);
+    // Still active (the script ends it): only `api_error` is new, for `leopold record` to report to the script.
+    const after = JSON.parse(stateText(workflow)) as Record<string, unknown>;
+    expect(after).toMatchObject({ ...before, active: true, stop_reason: null, api_error: { error: 'rate_limit', retryable: true, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) } });
     expect(eventsOf(workflow)).toMatchObject([{ event: 'api-error', engine: 'workflow', error: 'rate_limit', retryable: true, agent: 'a1b2' }]);
+    // A second agent's error is logged; the first stays the run's.
+    expect(await run(bin, agent(workflow, 'authentication_failed'), workflow)).toMatchObject({ code: 0, stdout: '' });
+    expect(JSON.parse(stateText(workflow))).toEqual(after);
+    expect(eventsOf(workflow).map((e) => e.error)).toEqual(['rate_limit', 'authentication_failed']);
     // The same input on the owner's session run (its session id is the main session's): the session run goes on.
     const session = project();
     const kept = stateText(session);

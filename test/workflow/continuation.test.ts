@@ -146,24 +146,28 @@ describe('runs that continue', () => {
 const ROUNDS = DEFAULT_GUARDRAILS.maxReviewRounds;
 
 describe('the worst case an item can take', () => {
-  it('is never exceeded: escalations, silent verifiers and reviewers, every review round blocked', async () => {
+  it('is never exceeded: escalations with silent personas, silent verifiers and reviewers (each null looked into), every review round blocked, the last re-asked panel silent', async () => {
     const plan = '# Plan\n\n- [ ] Fix the login token check in the production database migration\n  @scenario a card is stored encrypted\n';
     const script = await scriptOf(plan);
     const blocking = review([finding('P0', true)]);
     const die = { die: true as const };
     const answers: AnswerScript = [
       { label: 'i1:implement', answers: [handoff.blocked('needs-confirm: which table?'), handoff.blocked('ambiguous: which key?'), handoff.completed] },
-      { label: '/^i1:persona/', answers: [persona('Database Reliability Engineer')] },
+      // No persona for either fork: each null costs a scribe call, and the default worker decides.
+      { label: '/^i1:persona/', answers: [die, die] },
       { label: 'i1:escalation', answers: [decision()] },
-      // Every round (the first and each of the cap's fix rounds): a silent judge first, then a pass or a block.
+      // Every round (the first and each of the cap's fix rounds): a silent judge first, then a pass.
       { label: 'i1:verify', answers: Array.from({ length: ROUNDS + 1 }, () => [die, verdict.pass]).flat() },
-      ...['correctness', 'security', 'works'].map((who) => ({ label: `i1:review:${who}`, answers: Array.from({ length: ROUNDS + 1 }, () => [die, blocking]).flat() })),
+      // Every round a silent panel, then a block; in the last round the re-asked panel is silent again.
+      ...['correctness', 'security', 'works'].map((who) => ({ label: `i1:review:${who}`, answers: [...Array.from({ length: ROUNDS }, () => [die, blocking]).flat(), die, die] })),
     ];
-    const run = await runWorkflowScript(script, { staticCheck: checkWorkflowScript, answers });
+    // One iteration: the run stops after this one dispatch (iteration_budget), with the stop's own scribe call.
+    const run = await runWorkflowScript(script, { staticCheck: checkWorkflowScript, answers, args: { maxIterations: 1 } });
     expect(run.ok).toBe(true);
-    expect((run.result as WorkflowResult).stop).toBe('routed_complete'); // left open at the review cap
+    expect(run.result as WorkflowResult).toMatchObject({ stop: 'iteration_budget' });
+    // Each null above cost one scribe call; the attempt failed at the silent re-asked panel, whose checks wrote its record.
+    expect(run.journal.filter((call) => call.label === 'scribe')).toHaveLength(2 * 2 + 2 * (ROUNDS + 1) + 3 + 1);
     const node = { kind: 'work', sensitive: true, critical: true } as EmbeddedNode;
-    // The whole run: the one dispatch and the stop's own scribe call.
     expect(run.stats.agents - 1).toBe(worstCaseAgents(node, ROUNDS, false));
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { apiErrorDetail } from '../../runtime/api-error/index.js';
 import { renderDecision } from '../../runtime/decisions/render.js';
 import type { DecisionInput } from '../../runtime/decisions/schema.js';
 import { decision, decisionsOf, eventsOf, finding, handoff, persona, review, simulate, ticksOf, verdict } from './harness.js';
@@ -209,21 +210,71 @@ describe('failures and the rescue', () => {
     expect(eventsOf(s).at(-1)).toMatchObject({ event: 'stop', reason: 'repeated_failure' });
   });
 
-  it('a dead implementer charges a round and is asked again', async () => {
+  it('a dead implementer charges a round and is asked again, once the scribe has said no API error explains it', async () => {
     const s = await simulate('- [ ] A\n', { answers: [{ label: 'i1:implement', answers: [{ die: true }] }] });
-    expect(s.labels).toEqual(['i1:implement', 'i1:fix:1', 'i1:verify', 'i1:review:correctness', 'scribe', 'final:review', 'scribe']);
+    expect(s.labels).toEqual(['i1:implement', 'scribe', 'i1:fix:1', 'i1:verify', 'i1:review:correctness', 'scribe', 'final:review', 'scribe']);
+    expect(s.scribe[0]!.record?.events).toContainEqual({ event: 'no-answer', item: 1, agents: ['i1:implement'] });
     expect(s.result.stop).toBe('plan_complete');
   });
 
-  it('a dead reviewer is re-asked once, then blocks acceptance (never a pass)', async () => {
+  it('a dead reviewer is re-asked once, then blocks acceptance (never a pass); each silence is looked into', async () => {
     const s = await simulate('- [ ] A\n', { answers: [{ label: 'i1:review:correctness', answers: [{ die: true }, { die: true }, review()] }] });
     expect(s.labels).toEqual([
-      'i1:implement', 'i1:verify', 'i1:review:correctness', 'i1:review:correctness',
+      'i1:implement', 'i1:verify', 'i1:review:correctness', 'scribe', 'i1:review:correctness', 'scribe',
       'i1:implement', 'i1:verify', 'i1:review:correctness', 'scribe', 'final:review', 'scribe',
     ]);
     expect(eventsOf(s).find((e) => e.event === 'failure')).toMatchObject({ kind: 'review' });
     expect(String(eventsOf(s).find((e) => e.event === 'failure')!.evidence)).toContain('a silent reviewer blocks acceptance');
     expect(s.result).toMatchObject({ stop: 'plan_complete', done: 1 });
+  });
+});
+
+describe('an agent that dies on an API error (the scribe reports it)', () => {
+  const ack = { value: { ok: true, numbers: [] } };
+  const failed = (error: string, retryable: boolean) => ({ value: { ok: true, numbers: [], api_error: { error, retryable } } });
+
+  it.each([
+    ['server_error', true, 'A retry can help'],
+    ['authentication_failed', false, 'A retry alone will not help'],
+  ])('%s: the check after the null reports it, the dispatch ends there and the run stops api_error, naming it', async (error, retryable, help) => {
+    const s = await simulate('- [ ] A\n- [ ] B\n', { answers: [{ label: 'i1:implement', answers: [{ die: true }] }, { label: 'scribe', answers: [failed(error, retryable)] }] });
+    // No fix round, no other item, no final review: the run model stops at the next step.
+    expect(s.labels).toEqual(['i1:implement', 'scribe', 'scribe']);
+    expect(s.result).toMatchObject({ stop: 'api_error', done: 0, incomplete: [1, 2] });
+    expect(s.result.detail).toBe(apiErrorDetail(error, 'an agent'));
+    expect(s.result.detail).toMatch(new RegExp(`^an agent died on an API error: ${error}: .*${help}\\.$`));
+    expect(eventsOf(s).at(-1)).toMatchObject({ event: 'stop', reason: 'api_error', detail: s.result.detail, error, retryable, iteration: 1, done: 0, total: 2 });
+    // The attempt was cut short, not failed: no failure is charged to the item.
+    expect(eventsOf(s).filter((e) => e.event === 'failure')).toEqual([]);
+  });
+
+  it('reported by a later ack (the hook landed after the check): the run stops api_error at the next step, before the final review', async () => {
+    const s = await simulate('- [ ] A\n- [ ] B\n', { answers: [{ label: 'i1:implement', answers: [{ die: true }] }, { label: 'scribe', answers: [ack, failed('rate_limit', true)] }] });
+    expect(s.labels).toEqual(['i1:implement', 'scribe', 'i1:fix:1', 'i1:verify', 'i1:review:correctness', 'scribe', 'scribe']);
+    expect(s.result).toMatchObject({ stop: 'api_error', done: 1, incomplete: [2] });
+    expect(s.result.detail).toMatch(/^an agent died on an API error: rate_limit: /);
+  });
+
+  it('a reviewer panel that dies is looked into once, after all have answered', async () => {
+    const s = await simulate('- [ ] Fix the login token check\n  @scenario a token is checked\n', {
+      answers: [{ label: '/^i1:review:/', answers: [{ die: true }] }, { label: 'scribe', answers: [failed('overloaded', true)] }],
+    });
+    // One check for the three silent reviewers (in label order), no re-ask: the API error ends the dispatch.
+    expect(s.labels).toEqual(['i1:implement', 'i1:verify', 'i1:review:correctness', 'i1:review:security', 'i1:review:works', 'scribe', 'scribe']);
+    expect(s.scribe[0]!.record!.events!.at(-1)).toEqual({ event: 'no-answer', item: 1, agents: ['i1:review:correctness', 'i1:review:security', 'i1:review:works'] });
+    expect(s.result.stop).toBe('api_error');
+  });
+
+  it('a scribe that dies recording the api_error stop leaves the stop api_error, saying the event went unrecorded', async () => {
+    const s = await simulate('- [ ] A\n', { answers: [{ label: 'i1:implement', answers: [{ die: true }] }, { label: 'scribe', answers: [failed('server_error', true), { die: true }] }] });
+    expect(s.result.stop).toBe('api_error');
+    expect(s.result.detail).toContain('the stop event went unrecorded: the scribe gave no answer');
+  });
+
+  it('a scribe that dies on the check itself stops the run scribe_failed (leopold run finish then ends it api_error from state.json)', async () => {
+    const s = await simulate('- [ ] A\n', { answers: [{ label: 'i1:implement', answers: [{ die: true }] }, { label: 'scribe', answers: [{ die: true }] }] });
+    expect(s.labels).toEqual(['i1:implement', 'scribe']);
+    expect(s.result.stop).toBe('scribe_failed');
   });
 });
 

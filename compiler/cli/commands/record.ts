@@ -9,10 +9,16 @@ import { recordEvents } from '../../../runtime/decisions/events.js';
 import { DecisionRefusedError, refusalOf, stopAndAskQuestion, type Refusal } from '../../../runtime/decisions/protocol.js';
 import { describeRecordIssues, parseRecordInput } from '../../../runtime/decisions/record-input.js';
 import type { DecisionInput, EventInput } from '../../../runtime/decisions/schema.js';
-import { dirname, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { apiErrorIn, type ApiErrorFact } from '../../../runtime/api-error/index.js';
+import { readOptionalFile } from '../../../runtime/fs/read.js';
 
-/** What `leopold record` prints: one JSON line (docs/decisions.md). */
-export type RecordAck = { ok: true; numbers: number[]; path?: string; events?: number } | { ok: false; error: string };
+/**
+ * What `leopold record` prints: one JSON line (docs/decisions.md). `api_error`: the API
+ * error an agent of the active workflow run died on (state.json, written by the StopFailure
+ * hook), so the workflow's scribe hands it to the script.
+ */
+export type RecordAck = { ok: true; numbers: number[]; path?: string; events?: number; api_error?: ApiErrorFact } | { ok: false; error: string };
 
 /** The ack and the exit code: 0 recorded, 1 refused (the schema or the protocol), 2 no input, not JSON, or an I/O failure. */
 export interface RecordOutcome {
@@ -53,11 +59,35 @@ export async function recordDocument(raw: string, cwd: string, now: () => Date =
     // The ack says what was written: DECISIONS.md only when a decision went there (an
     // events-only document named it, and a model read that as a decision recorded).
     const events = parsed.data.events.length;
-    return { ack: { ok: true, numbers, ...(numbers.length > 0 ? { path: ACK_PATH } : {}), ...(events > 0 ? { events } : {}) }, code: 0 };
+    const failed = workflowApiError(leopoldDir);
+    return { ack: { ok: true, numbers, ...(numbers.length > 0 ? { path: ACK_PATH } : {}), ...(events > 0 ? { events } : {}), ...(failed ? { api_error: failed } : {}) }, code: 0 };
   } catch (error) {
     if (error instanceof DecisionRefusedError) return { ack: { ok: false, error: error.message }, code: 1 };
     // One line naming the file and the cause, relative to where the command ran (as every command says it).
     return unusable(ioFailureLine(error, cwd) ?? `could not write to ${relative(cwd, leopoldDir) || '.'}: ${(error as Error).message}`);
+  }
+}
+
+// state.json is a few KiB; past this it is not one, and the record does not read it.
+const MAX_STATE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The API error an agent of the active workflow run died on, as state.json keeps it (the
+ * StopFailure hook writes it there; docs/hooks.md, "API errors"), or null: no active
+ * workflow run, none recorded, or a state that cannot be read (the record never fails on
+ * it). Read raw, without the state's zod schema: a scribe runs this on every write.
+ */
+function workflowApiError(leopoldDir: string): ApiErrorFact | null {
+  try {
+    const bytes = readOptionalFile(join(leopoldDir, 'state.json'), MAX_STATE_BYTES);
+    const state = bytes === null ? null : (JSON.parse(bytes.toString('utf8')) as unknown);
+    if (state === null || typeof state !== 'object' || Array.isArray(state)) return null;
+    const { active, engine } = state as Record<string, unknown>;
+    if (active !== true || engine !== 'workflow') return null;
+    const found = apiErrorIn(state);
+    return found ? { error: found.error, retryable: found.retryable } : null;
+  } catch {
+    return null;
   }
 }
 

@@ -41,6 +41,7 @@ import { parsePlan } from '../../../runtime/plan/parse/index.js';
 import { EngineSchema, readState, startedState, StopReasonSchema, updateStateAnd, type RunState, type StateReading } from '../../../runtime/state/index.js';
 import { eventsOfRun, failuresText, finishedState, foldJournal, renderRunSummary, reviewReport, stopOf, type LoggedEvent } from '../../../runtime/run/index.js';
 import { clientAlive } from '../../../runtime/state/client.js';
+import { API_ERROR_STOP, apiErrorDetail, apiErrorIn, apiErrorKind, apiErrorOf, apiErrorRecord, apiErrorResume, type ApiErrorRecord } from '../../../runtime/api-error/index.js';
 import { ownerFor, withOwner, type RunOwner } from '../../../runtime/owner/index.js';
 import { registerRunTakeover } from './run-takeover.js';
 import { stopMessage, stopRun } from './run-stop.js';
@@ -135,10 +136,19 @@ export async function finishRun(
       if (!wasActive) return current;
       const counted = current.engine === 'workflow' ? withJournal(current, eventsOfRun(readAllEvents(dir)), plan?.items ?? []) : { state: current, stop: null };
       detail = counted.stop?.detail || null;
-      // Finishing under a raised kill switch is a kill_switch stop unless told otherwise.
-      const why = reason ?? counted.stop?.reason ?? (isRegularFile(join(dir, KILL_SWITCH)) ? 'kill_switch' : null);
+      // An API error a workflow agent died on, as the StopFailure hook kept it (the script may
+      // not have recorded its stop: its scribe can die of the same refusals).
+      const failed = current.engine === 'workflow' ? apiErrorIn(current) : null;
+      // Finishing under a raised kill switch is a kill_switch stop unless told otherwise; then an API error.
+      const why = reason ?? counted.stop?.reason ?? (isRegularFile(join(dir, KILL_SWITCH)) ? 'kill_switch' : failed ? API_ERROR_STOP : null);
       if (reason !== null && reason !== counted.stop?.reason) detail = null;
-      return finishedState(counted.state, now(), why);
+      const { api_error: _kept, ...rest } = counted.state as RunState & { api_error?: unknown };
+      void _kept;
+      if (why !== API_ERROR_STOP) return finishedState(rest as RunState, now(), why);
+      // An api_error end keeps what failed (docs/runtime.md): the hook's record, else the stop event's, else unknown.
+      const record = failed ?? apiErrorOfStop(counted.stop, now());
+      detail ??= apiErrorDetail(record.error, 'an agent');
+      return finishedState({ ...rest, api_error: record } as RunState, now(), why);
     },
     (finished) => (wasActive ? recordEvents(dir, [{ event: 'finish', reason: finished.stop_reason, iteration: finished.iteration }], now) : undefined),
   );
@@ -161,7 +171,7 @@ export function endedRunReport(dir: string): { state: RunState; summary: string 
 /** The run's report from its state, the plan now and the run's journal (read once: outcome labels, follow-ups and receipts come from it). */
 function runReport(dir: string, state: RunState, plan: PlanIR | null, detail: string | null, journal: readonly LoggedEvent[]): string {
   const open = plan?.items.filter((item) => !item.done) ?? [];
-  return renderRunSummary(state, {
+  const report = renderRunSummary(state, {
     plan: plan ? { done: plan.items.length - open.length, total: plan.items.length } : null,
     detail,
     remaining: open.map((item) => ({ index: item.index, text: item.text })),
@@ -169,6 +179,14 @@ function runReport(dir: string, state: RunState, plan: PlanIR | null, detail: st
     evidence: runEvidence(journal),
     decidedForYou: decisionsOfRun(dir, state),
   });
+  // A run an API error ended says how to resume, as the StopFailure hook's report does.
+  const failed = apiErrorOf(state);
+  return failed ? `${report}\n\n${apiErrorResume(failed.error)}` : report;
+}
+
+/** The API error a workflow's `stop` event names (its `error` field), or `unknown` when none does. */
+function apiErrorOfStop(stop: { reason: string; error?: unknown } | null, at: Date): ApiErrorRecord {
+  return apiErrorRecord(apiErrorKind(stop?.reason === API_ERROR_STOP ? stop.error : undefined), at);
 }
 
 /**
@@ -176,7 +194,7 @@ function runReport(dir: string, state: RunState, plan: PlanIR | null, detail: st
  * cannot write state.json, so the model its scribe journaled is the run's, and its last
  * `stop` event the condition it ended at.
  */
-function withJournal(state: RunState, journal: readonly LoggedEvent[], items: PlanIR['items']): { state: RunState; stop: { reason: string; detail: string } | null } {
+function withJournal(state: RunState, journal: readonly LoggedEvent[], items: PlanIR['items']): { state: RunState; stop: ReturnType<typeof stopOf> } {
   return { state: { ...state, ...foldJournal(journal, items) }, stop: stopOf(journal) };
 }
 

@@ -62,9 +62,11 @@ class NotOurs {}
  * and whether a retry can help kept in state.json under `api_error`), records the `stop`
  * event the run's end always records, takes back the git grants (`.leopold/ALLOW_GIT`,
  * `ALLOW_PUSH`: they were for this run), posts the report to `notify_webhook`, and answers
- * `{"systemMessage": report}` with how to resume. A turn of another session, a workflow
- * run, or no active run: '' and nothing written. Never throws (the client ignores a
- * StopFailure hook's output and exit code anyway; the run's files are what count).
+ * `{"systemMessage": report}` with how to resume. A workflow agent's error on an active
+ * workflow run is kept in state.json (`api_error`, the first one) and logged, for the
+ * script to stop on. A turn of another session, or no active run: '' and nothing written.
+ * Never throws (the client ignores a StopFailure hook's output and exit code anyway; the
+ * run's files are what count).
  */
 export async function runStopFailureHook(stdin: string, where: StopFailureEnvironment): Promise<string> {
   const now = where.now ?? (() => new Date());
@@ -77,14 +79,22 @@ export async function runStopFailureHook(stdin: string, where: StopFailureEnviro
     if (leopoldDir === null) return '';
     const dir = leopoldDir;
     // A workflow agent's turn (measured: the client fires StopFailure for it in the main
-    // session): agent() gives the script a null it cannot attribute, so the run's log says why.
-    // It never ends a run: the workflow goes on, and its loop counts the null as a failure.
+    // session): agent() gives the script a null it cannot attribute. The hook does not end
+    // the run (the script is still running it): it keeps the error in state.json, where
+    // `leopold record` finds it and reports it in the scribe's ack, and the script's run
+    // model stops `api_error` (docs/workflow.md); the run's log says which agent died.
     if (input.workflowAgent !== null) {
-      const { state } = readState(dir);
-      if (state?.active && state.engine === 'workflow') {
-        const record = apiErrorRecord(input.error, now());
-        await recordEvents(dir, [{ event: 'api-error', engine: 'workflow', error: record.error, retryable: record.retryable, ...(input.workflowAgent ? { agent: input.workflowAgent } : {}) }], now);
-      }
+      const workflow = (state: RunState | null): state is RunState => state !== null && state.active && state.engine === 'workflow';
+      if (!workflow(readState(dir).state)) return '';
+      const record = apiErrorRecord(input.error, now());
+      // The first error is the run's (the one the script may already have been told of).
+      await updateState(dir, (current) => {
+        if (!workflow(current)) throw new NotOurs();
+        return (current as Record<string, unknown>).api_error ? current : ({ ...current, api_error: record } as RunState);
+      }).catch((error: unknown) => {
+        if (!(error instanceof NotOurs)) throw error;
+      });
+      await recordEvents(dir, [{ event: 'api-error', engine: 'workflow', error: record.error, retryable: record.retryable, ...(input.workflowAgent ? { agent: input.workflowAgent } : {}) }], now);
       return '';
     }
     const mine = (state: RunState | null): state is RunState =>

@@ -35,6 +35,7 @@ function everything(): StopInput {
     state,
     {
       killSwitch: true,
+      apiError: { error: 'server_error' },
       planComplete: true,
       routedComplete: true,
       invalidGraph: true,
@@ -59,6 +60,7 @@ describe('stopCondition', () => {
     const i = everything();
     const peel: Record<string, (x: StopInput) => void> = {
       kill_switch: (x) => (x.facts.killSwitch = false),
+      api_error: (x) => (x.facts.apiError = null),
       iteration_budget: (x) => (x.state = { ...x.state, iteration: 0 }),
       budget_exceeded: (x) => (x.facts.budgetExceeded = false),
       repeated_failure: (x) => (x.state = { ...x.state, consecutive_failures: { kind: null, count: 0 } }),
@@ -80,6 +82,7 @@ describe('stopCondition', () => {
     }
     expect(order).toEqual([
       'kill_switch',
+      'api_error',
       'escalation',
       'plan_complete',
       'routed_complete',
@@ -95,18 +98,29 @@ describe('stopCondition', () => {
       'no_progress_across_windows',
       'context_budget',
     ]);
-    // api_error is the StopFailure hook's, after a turn died on the API, never the evaluator's;
     // subagent_cap is a halt (the spawn past the cap is refused: subagentCap), asked where `escalation` is.
-    expect([...order, 'api_error', 'subagent_cap'].sort()).toEqual([...STOP_REASONS].sort());
+    expect([...order, 'subagent_cap'].sort()).toEqual([...STOP_REASONS].sort());
   });
 
-  it('keeps the one order both engines stop in: kill switch, a halt, nothing left to do, then the budgets, @human under ask, no progress', () => {
-    const order = ['kill_switch', 'escalation', 'plan_complete', 'iteration_budget', 'repeated_failure', 'awaiting_human', 'no_progress'];
+  it('an API error an agent died on stops at once, retryable or not, and the detail names it and whether a retry helps', () => {
+    expect(stopCondition(input(base(), { apiError: { error: 'rate_limit' } }))).toEqual({
+      reason: 'api_error',
+      detail: 'an agent died on an API error: rate_limit: the API rate-limited this session (HTTP 429); wait for the limit to reset. A retry can help.',
+    });
+    expect(stopCondition(input(base(), { apiError: { error: 'authentication_failed' } }))?.detail).toMatch(/^an agent died on an API error: authentication_failed: .*A retry alone will not help\.$/);
+    // Before a halt and before plan_complete: when the agents die, that is why the run stopped.
+    expect(reason(input(base(), { apiError: { error: 'server_error' }, planComplete: true, halt: { reason: 'escalation', item: 1, detail: 'x' } }))).toBe('api_error');
+    expect(reason(input(base(), { apiError: null }))).toBeNull();
+  });
+
+  it('keeps the one order both engines stop in: kill switch, an API error, a halt, nothing left to do, then the budgets, @human under ask, no progress', () => {
+    const order = ['kill_switch', 'api_error', 'escalation', 'plan_complete', 'iteration_budget', 'repeated_failure', 'awaiting_human', 'no_progress'];
     const i = everything();
     const seen: string[] = [];
     for (const r of order) {
       seen.push(reason(i)!);
       if (r === 'kill_switch') i.facts.killSwitch = false;
+      if (r === 'api_error') i.facts.apiError = null;
       if (r === 'escalation') i.facts.halt = null;
       if (r === 'plan_complete') Object.assign(i.facts, { planComplete: false, routedComplete: false, invalidGraph: false, deadlock: false });
       if (r === 'iteration_budget') {
