@@ -8,7 +8,9 @@ import { readAllEvents } from '../../runtime/decisions/events.js';
 import { eventsOfRun, foldJournal } from '../../runtime/run/index.js';
 import { parsePlan } from '../../runtime/plan/parse/index.js';
 import { clientAlive } from '../../runtime/state/client.js';
-import { readState } from '../../runtime/state/index.js';
+import { readState, updateState } from '../../runtime/state/index.js';
+import type { RunState } from '../../runtime/run/index.js';
+import { apiErrorIn, type ApiErrorRecord } from '../../runtime/api-error/index.js';
 import { packModel, type Continuation } from '../../runtime/workflow/continuation.js';
 import { planLayout, readCompileOptions } from './compile-inputs.js';
 
@@ -55,4 +57,27 @@ export function continuationFor(leopoldDir: string, cwd: string, options: { forc
     memory: {},
     lastDecision: highestDecisionNumber(decisions),
   };
+}
+
+/**
+ * `leopold run continue` as a whole: the continuation (continuationFor), and an API error
+ * the StopFailure hook kept for the run (state.json `api_error`) taken back. Continuing is
+ * the user's word that the API answers again; left in place, the new launch's first scribe
+ * ack would report the old error and stop the run `api_error` at once. The error stays in
+ * the journal (`api-error` event). Returns the continuation and the error it cleared, if any.
+ */
+export async function continueRun(leopoldDir: string, cwd: string, options: { force: boolean }): Promise<{ continuation: Continuation; cleared: ApiErrorRecord | null }> {
+  const continuation = continuationFor(leopoldDir, cwd, options);
+  let cleared: ApiErrorRecord | null = null;
+  const { state } = readState(leopoldDir);
+  if (state !== null && apiErrorIn(state) !== null) {
+    await updateState(leopoldDir, (current) => {
+      if (current === null) throw new LeopoldError('state.json became unreadable while continuing the run');
+      cleared = apiErrorIn(current);
+      const { api_error: _old, ...rest } = current as RunState & { api_error?: unknown };
+      void _old;
+      return rest as RunState;
+    });
+  }
+  return { continuation, cleared };
 }

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { continuationFor } from '../../compiler/cli/continue-run.js';
+import { continuationFor, continueRun } from '../../compiler/cli/continue-run.js';
+import { recordDocument } from '../../compiler/cli/commands/record.js';
 import { renderClient, workflowView } from '../../compiler/cli/commands/run.js';
 import { checkWorkflowScript } from '../../compiler/emit/check/index.js';
 import { compile } from '../../compiler/index.js';
@@ -78,6 +79,26 @@ describe('a workflow run whose client died', () => {
     expect(continuationFor(leo, root, { force: true }).launch).toBe(1);
     await updateState(leo, () => ({ ...startedState('session', new Date()) }));
     expect(() => continuationFor(leo, root, { force: false })).toThrow(/no active workflow-engine run/);
+  });
+});
+
+describe('continuing after an API error', () => {
+  it("run continue takes back the API error the StopFailure hook kept, so the continued launch's scribe ack no longer stops it", async () => {
+    const { root, leo } = await project();
+    const failed = { error: 'rate_limit', retryable: true, at: '2026-01-01T00:00:00.000Z' };
+    await updateState(leo, () => ({ ...startedState('workflow', new Date()), client: { pid: deadPid(), started: null }, api_error: failed }) as never);
+    // Before: every ack of the run reports the error (the script would stop api_error).
+    expect((await recordDocument(JSON.stringify({ events: [{ event: 'failure', item: 1, kind: 'blocked', evidence: 'x' }] }), root)).ack).toMatchObject({ ok: true, api_error: { error: 'rate_limit' } });
+    const { continuation, cleared } = await continueRun(leo, root, { force: false });
+    expect(cleared).toEqual(failed);
+    expect(continuation.launch).toBe(1);
+    expect(readState(leo).state).toMatchObject({ active: true, engine: 'workflow' });
+    expect(readState(leo).state).not.toHaveProperty('api_error');
+    const ack = (await recordDocument(JSON.stringify({ events: [{ event: 'failure', item: 1, kind: 'blocked', evidence: 'x' }] }), root)).ack;
+    expect(ack).toMatchObject({ ok: true });
+    expect(ack).not.toHaveProperty('api_error');
+    // Nothing to take back: nothing cleared.
+    expect((await continueRun(leo, root, { force: false })).cleared).toBeNull();
   });
 });
 

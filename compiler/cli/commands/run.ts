@@ -529,8 +529,9 @@ export function registerRun(program: Command): void {
     .action(async (options: { force?: boolean }) => {
       const dir = briefDir(process.cwd());
       // The compiler (for items a run appended) loads only for this subcommand.
-      const { continuationFor } = await import('../continue-run.js');
-      const continuation = continuationFor(dir, process.cwd(), { force: options.force === true });
+      const { continueRun } = await import('../continue-run.js');
+      const { continuation, cleared } = await continueRun(dir, process.cwd(), { force: options.force === true });
+      if (cleared) process.stderr.write(`leopold: the API error the run stopped on (${cleared.error}) is cleared: the continued launch goes on\n`);
       process.stdout.write(`${JSON.stringify({ continue: continuation })}\n`);
     });
 
