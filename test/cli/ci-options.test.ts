@@ -34,7 +34,8 @@ describe('leopold ci: which stops pass', () => {
     }
   });
 
-  it('--allow-stop takes every stop a workflow run can end at, and nothing else', () => {
+  it('--allow-stop takes every stop a rehearsal in the stand-in host can end at, and nothing else', () => {
+    // api_error needs a real API to refuse: the stand-in host never ends a rehearsal there.
     const workflowStops = [...STOP_REASONS.filter((s) => !['kill_switch', 'invalid_graph', 'context_budget', 'no_progress_across_windows', 'max_windows', 'api_error'].includes(s)), 'scribe_failed'];
     expect([...END_STOPS, ...ALLOWABLE_STOPS].sort()).toEqual(workflowStops.sort());
     expect(parseOptions(CiOptionsSchema, { allowStop: ['awaiting_human', 'escalation'] }).allowStop).toEqual(['awaiting_human', 'escalation']);
