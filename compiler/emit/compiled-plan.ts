@@ -45,7 +45,7 @@ export function buildCompiledPlan(input: CompiledPlanInput): CompiledPlan {
       ...(input.guardrails.gated.length > 0 ? { gated: [...input.guardrails.gated] } : {}),
       // Embedded only when set: the script knows the defaults, and a plan at them compiles as before.
       ...(input.guardrails.maxSubagents !== DEFAULT_GUARDRAILS.maxSubagents ? { maxSubagents: input.guardrails.maxSubagents } : {}),
-      ...(input.guardrails.maxSubagentsPerRun !== defaultSubagentsPerRun(input.guardrails.maxIterations) ? { maxSubagentsPerRun: input.guardrails.maxSubagentsPerRun } : {}),
+      ...(input.guardrails.maxSubagentsPerRun !== defaultSubagentsPerRun(input.guardrails.maxIterations, input.guardrails.maxSubagents) ? { maxSubagentsPerRun: input.guardrails.maxSubagentsPerRun } : {}),
     },
     items: input.ir.items.map((item) => graphNode(item, classified.get(item.index)!)),
     waves: input.waves.map((wave) => wave.map((id) => byId.get(id)!.index)),

@@ -8,10 +8,12 @@ export const SUBAGENTS_PER_ITERATION = 40;
 /**
  * `max_subagents_per_run` when GUARDRAILS.md does not set it: `max_iterations` times the worst
  * case of one iteration (2,000 at the default 50), so raising `max_iterations` for a large
- * plan raises this cap with it (docs/guardrails.md, Subagents).
+ * plan raises this cap with it, and never below what one item may start (`max_subagents`):
+ * one iteration of a sensitive item with three reviewers can take more than 40
+ * (docs/guardrails.md, Subagents).
  */
-export function defaultSubagentsPerRun(maxIterations: number): number {
-  return maxIterations * SUBAGENTS_PER_ITERATION;
+export function defaultSubagentsPerRun(maxIterations: number, maxSubagents: number): number {
+  return Math.max(maxIterations * SUBAGENTS_PER_ITERATION, maxSubagents);
 }
 
 /**
@@ -28,7 +30,7 @@ export const DEFAULT_GUARDRAILS = Object.freeze({
   maxWindows: 10,
   maxSubagents: 100,
   /** At the default `max_iterations`; a GUARDRAILS.md that raises it and leaves this unset gets defaultSubagentsPerRun of its own (parse.ts). */
-  maxSubagentsPerRun: defaultSubagentsPerRun(50),
+  maxSubagentsPerRun: defaultSubagentsPerRun(50, 100),
   parallelItems: 'off' as 'on' | 'off',
   notifyWebhook: 'none' as string,
   gated: [] as string[],

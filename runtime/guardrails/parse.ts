@@ -68,7 +68,7 @@ export function parseGuardrailSettings(text: string): { guardrails: Guardrails; 
   }
   const guardrails = { ...DEFAULT_GUARDRAILS, ...settings } as Guardrails;
   // Unset, the run's subagent cap follows max_iterations (defaults.ts).
-  if (settings.maxSubagentsPerRun === undefined) guardrails.maxSubagentsPerRun = defaultSubagentsPerRun(guardrails.maxIterations);
+  if (settings.maxSubagentsPerRun === undefined) guardrails.maxSubagentsPerRun = defaultSubagentsPerRun(guardrails.maxIterations, guardrails.maxSubagents);
   return { guardrails, problems };
 }
 

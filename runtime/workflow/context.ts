@@ -135,7 +135,7 @@ export class RunContext {
       maxWindows: Infinity,
       gated: plan.limits.gated ?? [],
       maxSubagents: plan.limits.maxSubagents ?? DEFAULT_GUARDRAILS.maxSubagents,
-      maxSubagentsPerRun: plan.limits.maxSubagentsPerRun ?? defaultSubagentsPerRun(options.maxIterations),
+      maxSubagentsPerRun: plan.limits.maxSubagentsPerRun ?? defaultSubagentsPerRun(options.maxIterations, plan.limits.maxSubagents ?? DEFAULT_GUARDRAILS.maxSubagents),
     };
   }
 

@@ -78,15 +78,17 @@ describe('the workflow engine', () => {
     expect(s.labels.filter((l) => l !== 'scribe')).toEqual(['i1:implement', 'i1:verify', 'i1:review:correctness', 'i2:implement']);
   });
 
-  it('max_subagents_per_run left unset follows max_iterations: 40 subagents an iteration', async () => {
-    // One iteration whose reviewer always finds a blocking defect, with review rounds to spare:
-    // the item keeps starting agents until the run's cap, max_iterations (1) × 40, refuses one.
-    const s = await simulate('# Plan\n\n- [ ] Count words\n', {
-      compile: { guardrails: 'max_iterations: 1\nmax_review_rounds: 40\n' },
-      answers: [{ label: 'i1:review:correctness', answers: [review([finding('P1', true)])], once: false }],
-    });
-    expect(s.result.stop).toBe('subagent_cap');
-    expect(s.result.detail).toMatch(/the run has started 40 subagents, the cap \(max_subagents_per_run: 40\)/);
+  it('max_subagents_per_run left unset follows max_iterations: 40 subagents an iteration, never fewer than one item may start', async () => {
+    // Reviewers that always find a blocking defect, with review rounds to spare: each item
+    // starts agents until its rounds run out (about 60), then the next item starts.
+    const plan = '# Plan\n\n- [ ] Count words\n- [ ] Count lines\n- [ ] Count bytes\n';
+    const blocked = [{ label: '/^i\\d+:review:correctness$/', answers: [review([finding('P1', true)])], once: false }];
+    const capped = await simulate(plan, { compile: { guardrails: 'max_iterations: 3\nmax_review_rounds: 20\n' }, answers: blocked });
+    expect(capped.result.stop).toBe('subagent_cap');
+    expect(capped.result.detail).toMatch(/the run has started 120 subagents, the cap \(max_subagents_per_run: 120\)/);
+    // One iteration: the cap is what one item may start (max_subagents, 100), not 40.
+    const one = await simulate(plan, { compile: { guardrails: 'max_iterations: 1\nmax_review_rounds: 40\n' }, answers: blocked });
+    expect(one.result.detail).toMatch(/item 1 has started 100 subagents, the cap \(max_subagents: 100\)/);
   });
 
   it('never stops a run at the defaults', async () => {
