@@ -87,8 +87,11 @@ export function apiErrorDetail(kind: string, who: 'a turn' | 'an agent' = 'a tur
   return `${who} died on an API error: ${kind}: ${meaning}. ${isRetryable(kind) ? 'A retry can help' : 'A retry alone will not help'}.`;
 }
 
-/** How the user resumes: the work done so far is kept (ticks in PLAN.md, the decisions), and a new run continues from the next open item. */
-export function apiErrorResume(kind: string): string {
+/**
+ * How the user resumes: the work done so far is kept (ticks in PLAN.md, the decisions), and a
+ * new run in the same engine (its skill) continues from the next open item.
+ */
+export function apiErrorResume(kind: string, engine: 'session' | 'workflow' = 'session'): string {
   const first = isRetryable(kind) ? 'When the API answers again' : 'Once that is fixed';
-  return `${first}, resume with /leopold-run in Claude Code: it starts a new run that continues from the next open item (done items stay ticked in PLAN.md, decisions stay in DECISIONS.md).`;
+  return `${first}, resume with ${engine === 'workflow' ? '/leopold-workflow' : '/leopold-run'} in Claude Code: it starts a new run that continues from the next open item (done items stay ticked in PLAN.md, decisions stay in DECISIONS.md).`;
 }

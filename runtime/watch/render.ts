@@ -79,7 +79,7 @@ export function renderFrame(view: WatchView, width = 100): string[] {
   if (stop) {
     lines.push(`Stopped: ${stop.reason}${stop.detail ? ` · ${oneLine(stop.detail)}` : ''}`);
     const failed = apiErrorOf(state);
-    if (failed) lines.push(`Resume: ${failed.retryable ? 'when the API answers again' : 'once that is fixed'}, run /leopold-run in Claude Code`);
+    if (failed) lines.push(`Resume: ${failed.retryable ? 'when the API answers again' : 'once that is fixed'}, run ${state.engine === 'workflow' ? '/leopold-workflow' : '/leopold-run'} in Claude Code`);
   }
   return lines.map((line) => (line.length > width ? `${line.slice(0, width - 1)}…` : line));
 }

@@ -472,7 +472,7 @@ function withCount(schema: Record<string, unknown>, count: number, last: number)
     ...schema,
     properties: { ...properties, numbers },
     if: { properties: { ok: { const: true } } },
-    then: { properties: { numbers: { minItems: count, maxItems: count } } },
+    then: { properties: { numbers: { type: 'array', minItems: count, maxItems: count } } },
     else: { properties: { error: { type: 'string', minLength: 1 } }, required: ['error'] },
   };
 }

@@ -135,7 +135,7 @@ describe('leopold doctor', () => {
       writeFileSync(join(dir, '.leopold', 'state.json'), JSON.stringify(ended));
       const { checks } = doctor(dir, home);
       expect(checks.run).toMatchObject({ status: 'warn', detail: `the last run ended on an API error: ${who} died on an API error: rate_limit: the API rate-limited this session (HTTP 429); wait for the limit to reset. A retry can help.` });
-      expect(checks.run!.fix).toMatch(/^When the API answers again, resume with \/leopold-run/);
+      expect(checks.run!.fix).toMatch(engine === 'workflow' ? /^When the API answers again, resume with \/leopold-workflow / : /^When the API answers again, resume with \/leopold-run /);
     }
   });
 });

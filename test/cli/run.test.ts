@@ -124,7 +124,7 @@ describe('leopold run', () => {
       expect(finish.code).toBe(0);
       expect(finish.stdout).toMatch(/^Leopold run ended: api_error\n/);
       expect(finish.stdout).toContain(detail);
-      expect(finish.stdout).toContain('When the API answers again, resume with /leopold-run in Claude Code');
+      expect(finish.stdout).toContain('When the API answers again, resume with /leopold-workflow in Claude Code');
       expect(state(root)).toMatchObject({ active: false, stop_reason: 'api_error', api_error: { error: 'server_error', retryable: true, at: '2999-01-01T00:00:00.000Z' } });
       expect(events(root).at(-1)).toMatchObject({ event: 'finish', reason: 'api_error' });
     });
@@ -134,7 +134,7 @@ describe('leopold run', () => {
       const finish = leopold(bin, root, ['run', 'finish']);
       expect(finish.stdout).toMatch(/^Leopold run ended: api_error\n/);
       expect(finish.stdout).toContain('an agent died on an API error: authentication_failed: the API refused the credentials (HTTP 401)');
-      expect(finish.stdout).toContain('Once that is fixed, resume with /leopold-run in Claude Code');
+      expect(finish.stdout).toContain('Once that is fixed, resume with /leopold-workflow in Claude Code');
       expect(state(root)).toMatchObject({ active: false, stop_reason: 'api_error', api_error: { error: 'authentication_failed', retryable: false } });
     });
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.js';
@@ -86,6 +86,24 @@ describe('leopold compile', () => {
     const { text, options } = briefOptions(join(dir, '.leopold'), bundle);
     const expected = compile(text, options);
     expect(readFileSync(join(dir, SCRIPT), 'utf8')).toBe(expected.script);
+    expect(readFileSync(join(dir, ARGS), 'utf8')).toBe(readFileSync(join(root, 'fixtures/compile/example/args.json'), 'utf8'));
+  });
+
+  it('a compile whose outputs already hold its bytes writes nothing (so it works where .claude/ is read-only); a changed one rewrites only what changed', () => {
+    const dir = project('fixtures/compile/example/.leopold');
+    expect(leopold(dir, []).code).toBe(0);
+    const inode = (file: string) => statSync(join(dir, file)).ino;
+    const before = { script: inode(SCRIPT), args: inode(ARGS) };
+    const again = leopold(dir, []);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/up to date: .*nothing written/);
+    expect({ script: inode(SCRIPT), args: inode(ARGS) }).toEqual(before);
+    // The args file edited by hand: only it is rewritten.
+    writeFileSync(join(dir, ARGS), '{}\n');
+    const mended = leopold(dir, []);
+    expect(mended.code).toBe(0);
+    expect(mended.stderr).toMatch(/wrote \S*workflow-args\.json \(2 already up to date\)/);
+    expect(inode(SCRIPT)).toBe(before.script);
     expect(readFileSync(join(dir, ARGS), 'utf8')).toBe(readFileSync(join(root, 'fixtures/compile/example/args.json'), 'utf8'));
   });
 

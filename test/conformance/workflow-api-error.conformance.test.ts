@@ -68,10 +68,11 @@ describe.each([
     const finished = run.mainTexts.at(-1)!;
     expect(finished).toContain('Leopold run ended: api_error');
     expect(finished).toContain(detail.slice(0, 60));
-    expect(finished).toContain(apiErrorResume(error).slice(0, 60));
+    expect(finished).toContain(apiErrorResume(error, 'workflow'));
+    expect(finished).toContain('resume with /leopold-workflow');
     // run status says it too, from state.json.
     const shown = p.leopold(['run', 'status']).stdout;
     expect(shown).toContain(`API error: ${detail}`);
-    expect(shown).toContain(`Resume: ${apiErrorResume(error)}`);
+    expect(shown).toContain(`Resume: ${apiErrorResume(error, 'workflow')}`);
   }, 300_000);
 });

@@ -117,4 +117,12 @@ describe('one owner per run (dist/hooks/stop.js)', () => {
     expect(stateOf(dir)).toMatchObject({ active: false, api_error: { error: 'rate_limit', told: true } });
     expect(stop(dir, 'session-a')).toEqual(SILENT);
   });
+
+  it('after an API error ended a workflow run, the Stop hook says nothing: run finish ended it and printed the report with the resume hint', () => {
+    const ended = { ...OWNED_BY_A, engine: 'workflow', active: false, stop_reason: 'api_error', api_error: { error: 'server_error', retryable: true, at: STARTED } };
+    const dir = project(ended);
+    const before = stateText(dir);
+    expect(stop(dir, 'session-a')).toEqual(SILENT);
+    expect(stateText(dir)).toBe(before);
+  });
 });

@@ -1,6 +1,6 @@
 import { ioFailureLine } from '../io-error.js';
 import type { Command } from 'commander';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { parseOptions } from '../../brief/options.js';
@@ -182,15 +182,22 @@ async function runCompile({ opts, layout, text, base, report, sources, cwd }: Co
     return EXIT.ok;
   }
   if (opts.check) return checkOutputs(result, layout, cwd, report);
+  const outputs = [
+    { path: layout.scriptAbs, data: result.script },
+    { path: layout.argsAbs, data: result.argsJson },
+    // The verifiers', judges' and reviewers' agent: read-only (docs/workflow.md, "Read-only checkers").
+    { path: join(layout.root, READ_ONLY_AGENT_PATH), data: READ_ONLY_AGENT_DEFINITION },
+  ];
+  // What already holds these bytes is left alone: an unchanged compile writes nothing, so it
+  // also succeeds where .claude/ is read-only (inside the armed lock's sandbox, between runs).
+  const stale = outputs.filter((output) => !holds(output.path, output.data));
+  if (stale.length === 0) {
+    report.note(`up to date: ${shownPath(cwd, layout.scriptAbs)}, ${shownPath(cwd, layout.argsAbs)} and ${shownPath(cwd, join(layout.root, READ_ONLY_AGENT_PATH))} already hold this compile; nothing written`);
+    return EXIT.ok;
+  }
   try {
-    mkdirSync(dirname(layout.scriptAbs), { recursive: true });
-    mkdirSync(dirname(join(layout.root, READ_ONLY_AGENT_PATH)), { recursive: true });
-    writeFilesAtomic([
-      { path: layout.scriptAbs, data: result.script },
-      { path: layout.argsAbs, data: result.argsJson },
-      // The verifiers', judges' and reviewers' agent: read-only (docs/workflow.md, "Read-only checkers").
-      { path: join(layout.root, READ_ONLY_AGENT_PATH), data: READ_ONLY_AGENT_DEFINITION },
-    ]);
+    for (const { path } of stale) mkdirSync(dirname(path), { recursive: true });
+    writeFilesAtomic(stale);
   } catch (error) {
     // Claude Code's sandbox keeps .claude/workflows read-only; an armed lock means that is why.
     const line = ioFailureLine(error, cwd);
@@ -201,8 +208,19 @@ async function runCompile({ opts, layout, text, base, report, sources, cwd }: Co
     throw error;
   }
   const bytes = Buffer.byteLength(result.script, 'utf8');
-  report.note(`wrote ${shownPath(cwd, layout.scriptAbs)} (${bytes} bytes), ${shownPath(cwd, layout.argsAbs)} and ${shownPath(cwd, join(layout.root, READ_ONLY_AGENT_PATH))}`);
+  const written = stale.map(({ path }) => (path === layout.scriptAbs ? `${shownPath(cwd, path)} (${bytes} bytes)` : shownPath(cwd, path)));
+  const kept = outputs.length - stale.length;
+  report.note(`wrote ${written.length === 1 ? written[0] : `${written.slice(0, -1).join(', ')} and ${written.at(-1)}`}${kept > 0 ? ` (${kept} already up to date)` : ''}`);
   return EXIT.ok;
+}
+
+/** Whether `path` is a regular file whose text is `data` already. */
+function holds(path: string, data: string): boolean {
+  try {
+    return statSync(path).isFile() && readFileSync(path, 'utf8') === data;
+  } catch {
+    return false;
+  }
 }
 
 /** `--check`: compare each output with a fresh compile, naming every stale or missing one. */

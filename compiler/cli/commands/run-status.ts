@@ -13,7 +13,7 @@ export function everydayStatusLines(leopoldDir: string, reading: StateReading): 
   const state = reading.state;
   if (state?.active && state.engine === 'session') lines.push(`Owner: ${ownerText(ownerOf(state))}`);
   const failed = state ? apiErrorOf(state) : null;
-  if (failed) lines.push(`API error: ${apiErrorDetail(failed.error, state?.engine === 'workflow' ? 'an agent' : 'a turn')}`, `Resume: ${apiErrorResume(failed.error)}`);
+  if (failed) lines.push(`API error: ${apiErrorDetail(failed.error, state?.engine === 'workflow' ? 'an agent' : 'a turn')}`, `Resume: ${apiErrorResume(failed.error, state?.engine)}`);
   if (stopRequested(leopoldDir)) lines.push("Stop requested: .leopold/stop-request waits for Leopold's Stop hook to raise the kill switch (at the end of the next turn of any session here)");
   return lines;
 }

@@ -181,7 +181,7 @@ function runReport(dir: string, state: RunState, plan: PlanIR | null, detail: st
   });
   // A run an API error ended says how to resume, as the StopFailure hook's report does.
   const failed = apiErrorOf(state);
-  return failed ? `${report}\n\n${apiErrorResume(failed.error)}` : report;
+  return failed ? `${report}\n\n${apiErrorResume(failed.error, state.engine)}` : report;
 }
 
 /** The API error a workflow's `stop` event names (its `error` field), or `unknown` when none does. */
@@ -480,7 +480,7 @@ export function registerRun(program: Command): void {
       if (readLockRecord(dir) !== null) {
         // A grant lasts one run; the audit says whether the run left anything that fires later.
         const ended = grantsEndedText(lockedWrite(() => endGrants(dir, { now: new Date() })), 'with the run');
-        if (finished) process.stdout.write(`\n${LOCK_NOTE}\n`);
+        if (finished || ended) process.stdout.write(`\n${LOCK_NOTE}\n`);
         if (ended) process.stdout.write(`${ended}\n`);
         const review = lockedWrite(() => liftReview(dir, 'run finish', options.acceptChanges === true));
         process.stdout.write(`\n${review.text}\n`);

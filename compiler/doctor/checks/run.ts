@@ -37,7 +37,7 @@ export function checkRun(ctx: DoctorContext): DoctorCheck {
   const state = reading.state;
   if (!state.active) {
     const failed = apiErrorOf(state);
-    if (failed) return warn('run', `the last run ended on an API error: ${apiErrorDetail(failed.error, state.engine === 'workflow' ? 'an agent' : 'a turn')}`, apiErrorResume(failed.error));
+    if (failed) return warn('run', `the last run ended on an API error: ${apiErrorDetail(failed.error, state.engine === 'workflow' ? 'an agent' : 'a turn')}`, apiErrorResume(failed.error, state.engine));
     return pass('run', `no active run (the last one ended ${state.stop_reason ?? 'without a recorded reason'}${state.finished_at ? ` at ${state.finished_at}` : ''})`);
   }
   const about = `an active ${state.engine} run since ${state.started_at ?? 'an unknown time'}${state.engine === 'session' ? `, owner: ${ownerText(ownerOf(state))}` : ''}`;

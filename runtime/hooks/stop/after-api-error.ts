@@ -10,9 +10,12 @@ class AlreadyTold {}
  * The first Stop after an API error ended the run, in the session that conducted it: Claude
  * Code ignores what a StopFailure hook prints (measured on 2.1.332), so the user learns here,
  * once, that the run ended and how to resume. Marks `api_error.told` in state.json so it
- * is said once. '' when there is nothing to say.
+ * is said once. '' when there is nothing to say, and always for a workflow run: only `run
+ * finish` ends one, and it has printed the same report with the resume hint already (seen
+ * by a model in the loop: the notice repeated it, naming a turn where an agent died).
  */
 export async function afterApiErrorNotice(leopoldDir: string, state: RunState, session: string | null): Promise<StopAnswer> {
+  if (state.engine === 'workflow') return { kind: 'silent' };
   const failed = apiErrorOf(state);
   const owner = ownerOf(state);
   const record = (state as Record<string, unknown>).api_error as Record<string, unknown>;
