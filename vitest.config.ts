@@ -4,8 +4,8 @@ import { defineConfig } from 'vitest/config';
 // - unit: everything in-process and every command end to end through the built CLI and
 //   hooks. `npm test` runs it (after the type check): the suite you run while you work.
 // - release: the built artifacts as they ship: the packed tarball and the plugin installed
-//   into fresh repositories, every README command from them, and the hook bundles answering
-//   real hook JSON (`npm run test:release`).
+//   into fresh repositories, every README command from them, the hook bundles answering
+//   real hook JSON, and the guard on the corpus of real commands (`npm run test:release`).
 // - conformance: the real Claude Code client on the scripted model (`npm run
 //   test:conformance`), minus the files the stress suite runs at full size.
 // - stress: the red team in the real client, the run lock's effects, the parity table in the
@@ -35,7 +35,9 @@ const STRESS = [
  */
 const FAULTS = ['test/cli/enospc.test.ts', 'test/hooks/special-files.test.ts'];
 /** The built artifacts as they ship: the tarball, the plugin, the hook bundles with real hook JSON. */
-const RELEASE = ['test/package/**', 'test/plugin/**', 'test/hooks/stop-binary.test.ts', 'test/guard/binary.test.ts'];
+// The corpus of real commands runs here too: 2,700 commands through the guard in two modes,
+// and a sample through the built guard bundle (kept out of npm test for its time, not its worth).
+const RELEASE = ['test/package/**', 'test/plugin/**', 'test/hooks/stop-binary.test.ts', 'test/guard/binary.test.ts', 'test/guard/real-commands.test.ts'];
 const REAL_CLIENT = { testTimeout: 240_000, globalSetup: ['test/conformance/wall-time.ts'] };
 
 export default defineConfig({
