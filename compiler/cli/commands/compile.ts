@@ -209,9 +209,14 @@ async function runCompile({ opts, layout, text, base, report, sources, cwd }: Co
   }
   const bytes = Buffer.byteLength(result.script, 'utf8');
   const written = stale.map(({ path }) => (path === layout.scriptAbs ? `${shownPath(cwd, path)} (${bytes} bytes)` : shownPath(cwd, path)));
-  const kept = outputs.length - stale.length;
-  report.note(`wrote ${written.length === 1 ? written[0] : `${written.slice(0, -1).join(', ')} and ${written.at(-1)}`}${kept > 0 ? ` (${kept} already up to date)` : ''}`);
+  const kept = outputs.filter((output) => !stale.includes(output)).map(({ path }) => shownPath(cwd, path));
+  report.note(`wrote ${listed(written)}${kept.length > 0 ? `; ${listed(kept)} already up to date` : ''}`);
   return EXIT.ok;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listed(names: readonly string[]): string {
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
 /** Whether `path` is a regular file whose text is `data` already. */
