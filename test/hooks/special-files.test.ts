@@ -10,8 +10,8 @@ import { tempDir } from '../support/temp.js';
 // (endless) or a directory in the place of each file they read. The hook answers as
 // docs/hooks.md says (a block, a message, or nothing: fail open); `plan tick` refuses in
 // one line naming the file, exit 2, except for the items cache, which is only a cache and
-// is ignored. The 10 s timeout is a bound that turns a hang into a failure, not a measure
-// of time.
+// is ignored. The 120 s timeout is a bound that turns a hang into a failure, not a measure
+// of time (a loaded stress run once took a directory GUARDRAILS.md past an earlier 10 s).
 
 let bin = '';
 let stopHook = '';
@@ -58,7 +58,7 @@ function project(name: string, kind: keyof typeof KINDS, options: { active: bool
 }
 
 function run(cwd: string, argv: string[], input = '') {
-  return spawnSync(process.execPath, argv, { cwd, encoding: 'utf8', env, input, timeout: 10_000 });
+  return spawnSync(process.execPath, argv, { cwd, encoding: 'utf8', env, input, timeout: 120_000 });
 }
 
 /** Answered: no timeout, no signal, no stack trace. */
