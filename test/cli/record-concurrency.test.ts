@@ -7,8 +7,8 @@ import { leopoldBinary } from '../support/built-dist.js';
 import { sized } from '../support/stress.js';
 import { tempDir } from '../support/temp.js';
 
-// Process start-ups dominate. `npm test` runs 6 writers × 8 appends: more writers than
-// cores, so the lock is contended on every append; `npm run test:stress` runs 16 × 50
+// Process start-ups dominate. The stress suite runs it (not `npm test`); unsized, 6 writers ×
+// 8 appends: more writers than cores, so the lock is contended on every append; `npm run test:stress` runs 16 × 50
 // (800 start-ups, minutes on a loaded 2-core machine, hence the generous timeout: a time
 // limit is not what is tested here).
 const WRITERS = sized(6, 16);
